@@ -1,0 +1,87 @@
+//===- FunctionAccesses.h - Read/write analysis of one host function -------===//
+//
+// The read/write stage's result for one host function: its memory objects,
+// its GPU ops with the objects each reads and writes, and a query that gives
+// the host accesses of any statement. The first version is intra-procedural:
+// a call to a function without a model may touch any memory.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STREAMALLOC_ACCESS_FUNCTIONACCESSES_H
+#define STREAMALLOC_ACCESS_FUNCTIONACCESSES_H
+
+#include "streamalloc/Access/MemoryObjects.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class Expr;
+class FunctionDecl;
+class Stmt;
+} // namespace clang
+
+namespace streamalloc {
+
+struct ApiFunction;
+class DeviceSummaries;
+
+enum class GpuOpKind { Copy, Set, Launch };
+
+/// A host-side call that enqueues device work.
+struct GpuOp {
+  unsigned Id;
+  GpuOpKind Kind;
+  std::string Callee;          ///< API name or kernel name
+  const clang::Expr *Call;     ///< CallExpr or CUDAKernelCallExpr
+  const ApiFunction *Api;      ///< null for launches
+  AccessSet Effects;           ///< what the op reads/writes when it runs
+  std::string UnknownWhy;      ///< why Effects contain Unknown, if they do
+  unsigned Line, Column;
+  bool HasUserStream;          ///< the call already names a stream
+};
+
+/// Host-side behaviour of one statement (its whole subtree).
+struct StmtAccesses {
+  AccessSet Host;              ///< host reads/writes while the statement runs
+  std::string UnknownWhy;      ///< the construct that made Host touch Unknown
+  std::vector<unsigned> Ops;   ///< GPU ops enqueued by the statement, in source order
+  bool SyncsDevice = false;    ///< waits for all device work (cudaDeviceSynchronize)
+  bool ResetsDevice = false;   ///< calls cudaDeviceReset
+};
+
+class FunctionAccesses {
+public:
+  FunctionAccesses(const clang::FunctionDecl &F, clang::ASTContext &Ctx,
+                   DeviceSummaries &Device);
+  ~FunctionAccesses();
+  FunctionAccesses(FunctionAccesses &&);
+
+  const clang::FunctionDecl &function() const;
+  std::string name() const;
+  const ObjectTable &objects() const;
+  const std::vector<GpuOp> &ops() const;
+  const GpuOp *opFor(const clang::Expr *Call) const;
+
+  /// Host accesses of \p S. GPU ops inside it contribute the reads that
+  /// evaluating their arguments performs, not their device effects.
+  /// \p MayNotRun: \p S sits in a branch or loop body, so an exit() in it is
+  /// an error path (it abandons pending GPU work, as a CUDA error would).
+  StmtAccesses accessesOf(const clang::Stmt *S, bool MayNotRun = false) const;
+
+  /// Human-readable description of an object, e.g. "h_c" or "a[] (stack)".
+  std::string describe(ObjectId Object) const;
+
+  /// Prints objects, ops and per-statement host accesses (--dump=accesses).
+  void print(llvm::raw_ostream &OS) const;
+
+  struct Impl; // defined in FunctionAccesses.cpp
+
+private:
+  std::unique_ptr<Impl> P;
+};
+
+} // namespace streamalloc
+
+#endif

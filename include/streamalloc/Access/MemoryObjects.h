@@ -1,0 +1,84 @@
+//===- MemoryObjects.h - The units the analyses reason about ---------------===//
+//
+// A memory object is an allocation site, the storage of a variable, or the
+// single object Unknown, which stands for anything the analysis cannot name
+// and conflicts with everything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STREAMALLOC_ACCESS_MEMORYOBJECTS_H
+#define STREAMALLOC_ACCESS_MEMORYOBJECTS_H
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class VarDecl;
+} // namespace clang
+
+namespace streamalloc {
+
+using ObjectId = unsigned;
+constexpr ObjectId UnknownObject = 0;
+
+enum class ObjectKind {
+  Unknown,
+  Variable,        ///< storage of a local or global variable (incl. stack arrays)
+  DeviceSymbol,    ///< a __device__ / __constant__ variable
+  HostAllocation,  ///< malloc/new/... site
+  PinnedAllocation,///< cudaMallocHost/cudaHostAlloc site
+  DeviceAllocation ///< cudaMalloc site
+};
+
+struct MemoryObject {
+  ObjectKind Kind;
+  std::string Name; ///< variable name, or the variable an allocation was first assigned to
+  unsigned Line;    ///< declaration or allocation line
+  const clang::VarDecl *Var = nullptr; ///< for Variable/DeviceSymbol: its declaration
+};
+
+class ObjectTable {
+public:
+  ObjectTable();
+  ObjectId add(ObjectKind Kind, std::string Name, unsigned Line,
+               const clang::VarDecl *Var = nullptr);
+  const MemoryObject &get(ObjectId Id) const { return Objects[Id]; }
+  unsigned size() const { return Objects.size(); }
+  void print(llvm::raw_ostream &OS) const;
+
+private:
+  std::vector<MemoryObject> Objects;
+};
+
+llvm::StringRef objectKindName(ObjectKind Kind);
+
+enum AccessMode : uint8_t { NoAccess = 0, ReadAccess = 1, WriteAccess = 2, ReadWriteAccess = 3 };
+
+/// Which objects something may read and write.
+class AccessSet {
+public:
+  void add(ObjectId Object, uint8_t Mode);
+  void addAll(const AccessSet &Other);
+  bool empty() const { return Modes.empty(); }
+  bool touchesUnknown() const { return Modes.count(UnknownObject) != 0; }
+  uint8_t modeOf(ObjectId Object) const;
+  const std::map<ObjectId, uint8_t> &entries() const { return Modes; }
+
+  /// The first object through which this set and \p Other conflict (they may
+  /// touch it and at least one side writes), if any. Unknown conflicts with
+  /// every object.
+  std::optional<ObjectId> conflictWith(const AccessSet &Other) const;
+
+  void print(llvm::raw_ostream &OS, const ObjectTable &Objects) const;
+
+private:
+  std::map<ObjectId, uint8_t> Modes;
+};
+
+} // namespace streamalloc
+
+#endif

@@ -1,0 +1,86 @@
+//===- Cra.h - Can-Run-Asynchronously analysis ------------------------------===//
+//
+// Decides, for each GPU op of a host function, whether it may run
+// asynchronously, and where the host must wait for pending ops: before the
+// first statement that conflicts with them, before control leaves the block
+// that started them, and at the end of that block.
+//
+// The first version is exact on straight-line code (the statements of one
+// block) and conservative across control flow: a control-flow statement is
+// treated as one big statement (everything it may touch), ops in its blocks
+// are waited for before their block ends, and ops in conditions or in
+// single-statement bodies stay synchronous.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STREAMALLOC_CRA_CRA_H
+#define STREAMALLOC_CRA_CRA_H
+
+#include "streamalloc/Access/MemoryObjects.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class Stmt;
+} // namespace clang
+
+namespace streamalloc {
+
+class FunctionAccesses;
+
+/// A place in the source where code can be inserted.
+struct InsertionPoint {
+  enum Kind { BeforeStmt, BlockEnd } K;
+  const clang::Stmt *Anchor; ///< the statement, or the CompoundStmt whose `}` it is
+};
+
+enum class WaitCause {
+  Conflict,     ///< a host access (or synchronous op) touches what a pending op uses
+  LeavesBlock,  ///< control leaves the block (break/continue) with ops pending
+  LeavesFunction, ///< return/goto/throw/exit with ops pending
+  BlockEnd,     ///< the block that started the ops ends
+  FunctionEnd,  ///< the function body ends
+};
+
+struct Wait {
+  InsertionPoint Where;
+  std::vector<unsigned> Covers; ///< ops pending at that point (all are waited for)
+  WaitCause Cause;
+  unsigned Line;                ///< line of the statement (or `}`) that needs it
+  // For WaitCause::Conflict:
+  unsigned ConflictOp = 0;      ///< the first pending op that conflicts
+  std::string ObjectName;       ///< the object they share
+  bool HostWrites = false;      ///< the statement writes (rather than only reads) it
+  std::string Detail;           ///< why the object is Unknown, if it is
+};
+
+struct OpDecision {
+  bool Async = false;
+  std::string WhySync;          ///< when not async
+  std::optional<unsigned> WaitIndex; ///< the first wait that covers it
+};
+
+struct CraResult {
+  std::vector<OpDecision> Ops;  ///< indexed by GpuOp::Id
+  std::vector<Wait> Waits;
+  /// Where the stream pool is released (end of main, before cudaDeviceReset).
+  std::vector<InsertionPoint> Releases;
+  /// "line N: pending {op0, op1}" before each statement visited (--dump=pending).
+  std::vector<std::string> Trace;
+
+  void print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const;
+};
+
+/// \p Blocked gives, per op id, why it cannot be rewritten (empty if it can).
+CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked);
+
+llvm::StringRef waitCauseName(WaitCause Cause);
+
+/// Why the wait is there, in one short line (used in the inserted comment
+/// and in the report), e.g. "h_c is read below (written by cudaMemcpy on line 42)".
+std::string describeWait(const Wait &W, const FunctionAccesses &FA);
+
+} // namespace streamalloc
+
+#endif

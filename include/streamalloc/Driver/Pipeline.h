@@ -1,0 +1,44 @@
+//===- Pipeline.h - Runs the stages on translation units --------------------===//
+#ifndef STREAMALLOC_DRIVER_PIPELINE_H
+#define STREAMALLOC_DRIVER_PIPELINE_H
+
+#include "streamalloc/Report/Report.h"
+#include "streamalloc/Schedule/StreamPlan.h"
+
+#include <string>
+#include <vector>
+
+namespace clang::tooling {
+class CompilationDatabase;
+} // namespace clang::tooling
+
+namespace streamalloc {
+
+enum class DumpStage { Accesses, Pending, Schedule, Edits };
+
+struct PipelineOptions {
+  std::string CudaPath;
+  std::string ResourceDir;
+  std::vector<DumpStage> Dumps;
+  ScheduleOptions Schedule;
+};
+
+struct FileResult {
+  std::string Path;        ///< as given on the command line
+  bool Parsed = false;     ///< false: Clang reported errors (printed already)
+  std::string Original;
+  std::string Output;      ///< the transformed file (valid when Parsed)
+  std::string Dump;        ///< --dump text
+  FileReport Report;
+  std::string Error;       ///< internal failure, if any
+};
+
+/// Parses each file with its command from \p Db and runs every stage.
+/// Returns one result per file, in the order given.
+std::vector<FileResult> runPipeline(const clang::tooling::CompilationDatabase &Db,
+                                    const std::vector<std::string> &Files,
+                                    const PipelineOptions &Options);
+
+} // namespace streamalloc
+
+#endif

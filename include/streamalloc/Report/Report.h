@@ -1,0 +1,46 @@
+//===- Report.h - What the tool did to a file, and why ----------------------===//
+#ifndef STREAMALLOC_REPORT_REPORT_H
+#define STREAMALLOC_REPORT_REPORT_H
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace streamalloc {
+
+struct OpReport {
+  std::string Function;
+  unsigned Line = 0, Column = 0;
+  std::string Callee;
+  std::string Kind;                 ///< copy, set, launch
+  bool Async = false;
+  std::optional<unsigned> Stream;
+  std::optional<unsigned> WaitLine; ///< line of the statement the covering wait precedes
+  std::string Reason;               ///< why it stayed synchronous
+};
+
+struct WaitReport {
+  std::string Function;
+  unsigned Line = 0;                ///< the wait is inserted before this line
+  std::string Cause;
+  std::string Reason;
+  std::vector<unsigned> OpLines;    ///< ops it waits for
+};
+
+struct FileReport {
+  std::string File;
+  bool Changed = false;
+  std::vector<std::string> FileBlockers; ///< why the whole file was left alone
+  unsigned Streams = 0;
+  std::vector<OpReport> Ops;
+  std::vector<WaitReport> Waits;
+};
+
+void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files);
+void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files);
+
+} // namespace streamalloc
+
+#endif

@@ -1,0 +1,48 @@
+//===- EditList.h - Text edits on one file ----------------------------------===//
+//
+// Replacements and insertions by byte offset, applied in one pass so that the
+// rest of the file stays byte-for-byte as it was. Insertions at the same
+// offset keep the order in which they were added.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STREAMALLOC_TRANSFORM_EDITLIST_H
+#define STREAMALLOC_TRANSFORM_EDITLIST_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace streamalloc {
+
+struct Edit {
+  unsigned Offset;
+  unsigned Length; ///< bytes replaced; 0 for an insertion
+  std::string Text;
+};
+
+class EditList {
+public:
+  void insert(unsigned Offset, std::string Text) { Edits.push_back({Offset, 0, std::move(Text)}); }
+  void replace(unsigned Offset, unsigned Length, std::string Text) {
+    Edits.push_back({Offset, Length, std::move(Text)});
+  }
+  bool empty() const { return Edits.empty(); }
+  unsigned size() const { return Edits.size(); }
+  /// Smallest offset any edit touches (UINT_MAX when there is none).
+  unsigned firstOffset() const;
+
+  /// Applies every edit to \p Original. Fails (returns false, sets \p Error)
+  /// when two replacements overlap or an edit lies outside the text.
+  bool apply(llvm::StringRef Original, std::string &Result, std::string &Error) const;
+
+  void print(llvm::raw_ostream &OS) const;
+
+private:
+  std::vector<Edit> Edits;
+};
+
+} // namespace streamalloc
+
+#endif

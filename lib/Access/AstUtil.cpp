@@ -1,0 +1,68 @@
+//===- AstUtil.cpp --------------------------------------------------------===//
+#include "AstUtil.h"
+
+#include "streamalloc/Model/ApiModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace streamalloc {
+
+const ApiFunction *modelledCallee(const CallExpr *Call) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  if (!F || !F->getIdentifier())
+    return nullptr;
+  const DeclContext *DC = F->getDeclContext()->getRedeclContext();
+  if (!DC->isTranslationUnit() && !DC->isStdNamespace())
+    return nullptr;
+  return lookupApi(F->getName());
+}
+
+std::string calleeName(const CallExpr *Call) {
+  if (const FunctionDecl *F = Call->getDirectCallee())
+    return F->getQualifiedNameAsString();
+  return "a function pointer";
+}
+
+const VarDecl *rootVariable(const Expr *LValue) {
+  const Expr *E = LValue->IgnoreParens();
+  while (true) {
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (ME->isArrow())
+        return nullptr;
+      E = ME->getBase()->IgnoreParens();
+      continue;
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+      if (!Base->getType()->isArrayType())
+        return nullptr;
+      E = Base;
+      continue;
+    }
+    break;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+bool isNullConstant(const Expr *E, ASTContext &Ctx) {
+  return E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
+         Expr::NPCK_NotNull;
+}
+
+bool isStreamTyped(const Expr *E) {
+  QualType T = E->getType();
+  while (const auto *TT = T->getAs<TypedefType>()) {
+    if (TT->getDecl()->getName() == "cudaStream_t")
+      return true;
+    T = TT->desugar();
+  }
+  return false;
+}
+
+} // namespace streamalloc

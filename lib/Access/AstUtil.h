@@ -1,0 +1,30 @@
+//===- AstUtil.h - Small AST helpers shared by the read/write analysis -----===//
+#ifndef STREAMALLOC_LIB_ACCESS_ASTUTIL_H
+#define STREAMALLOC_LIB_ACCESS_ASTUTIL_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+namespace streamalloc {
+
+struct ApiFunction;
+
+/// The API-table row for the function \p Call calls, if it is a modelled
+/// global (or std::) function.
+const ApiFunction *modelledCallee(const clang::CallExpr *Call);
+
+/// Name of the called function, or "a function pointer".
+std::string calleeName(const clang::CallExpr *Call);
+
+/// The variable an lvalue such as `v`, `v.f`, `v.a[2].g` is rooted at.
+const clang::VarDecl *rootVariable(const clang::Expr *LValue);
+
+/// True for `0`, `NULL`, `nullptr`, `cudaStreamLegacy`-free null constants.
+bool isNullConstant(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// True for a `cudaStream_t` typed expression.
+bool isStreamTyped(const clang::Expr *E);
+
+} // namespace streamalloc
+
+#endif

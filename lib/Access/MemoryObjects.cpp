@@ -1,0 +1,80 @@
+//===- MemoryObjects.cpp --------------------------------------------------===//
+#include "streamalloc/Access/MemoryObjects.h"
+
+namespace streamalloc {
+
+ObjectTable::ObjectTable() { Objects.push_back({ObjectKind::Unknown, "<unknown>", 0}); }
+
+ObjectId ObjectTable::add(ObjectKind Kind, std::string Name, unsigned Line,
+                          const clang::VarDecl *Var) {
+  Objects.push_back({Kind, std::move(Name), Line, Var});
+  return Objects.size() - 1;
+}
+
+llvm::StringRef objectKindName(ObjectKind Kind) {
+  switch (Kind) {
+  case ObjectKind::Unknown:
+    return "unknown";
+  case ObjectKind::Variable:
+    return "variable";
+  case ObjectKind::DeviceSymbol:
+    return "device-symbol";
+  case ObjectKind::HostAllocation:
+    return "host-alloc";
+  case ObjectKind::PinnedAllocation:
+    return "pinned-alloc";
+  case ObjectKind::DeviceAllocation:
+    return "device-alloc";
+  }
+  return "?";
+}
+
+void ObjectTable::print(llvm::raw_ostream &OS) const {
+  for (unsigned I = 1; I < Objects.size(); ++I)
+    OS << "  #" << I << " " << Objects[I].Name << " (" << objectKindName(Objects[I].Kind)
+       << ", line " << Objects[I].Line << ")\n";
+}
+
+void AccessSet::add(ObjectId Object, uint8_t Mode) {
+  if (Mode != NoAccess)
+    Modes[Object] |= Mode;
+}
+
+void AccessSet::addAll(const AccessSet &Other) {
+  for (auto [Object, Mode] : Other.Modes)
+    add(Object, Mode);
+}
+
+uint8_t AccessSet::modeOf(ObjectId Object) const {
+  auto It = Modes.find(Object);
+  return It == Modes.end() ? NoAccess : It->second;
+}
+
+std::optional<ObjectId> AccessSet::conflictWith(const AccessSet &Other) const {
+  auto Clash = [](uint8_t A, uint8_t B) { return (A | B) & WriteAccess; };
+  for (auto [Object, Mode] : Modes) {
+    if (Object == UnknownObject) {
+      for (auto [OtherObject, OtherMode] : Other.Modes)
+        if (Clash(Mode, OtherMode))
+          return OtherObject;
+      continue;
+    }
+    uint8_t OtherMode = Other.modeOf(Object) | Other.modeOf(UnknownObject);
+    if (OtherMode && Clash(Mode, OtherMode))
+      return Object;
+  }
+  return std::nullopt;
+}
+
+void AccessSet::print(llvm::raw_ostream &OS, const ObjectTable &Objects) const {
+  bool First = true;
+  for (auto [Object, Mode] : Modes) {
+    OS << (First ? "" : ", ") << Objects.get(Object).Name << ":"
+       << ((Mode & ReadAccess) ? "R" : "") << ((Mode & WriteAccess) ? "W" : "");
+    First = false;
+  }
+  if (First)
+    OS << "-";
+}
+
+} // namespace streamalloc

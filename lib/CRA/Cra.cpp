@@ -1,0 +1,415 @@
+//===- Cra.cpp - Can-Run-Asynchronously over blocks of statements ----------===//
+#include "streamalloc/CRA/Cra.h"
+#include "streamalloc/Access/FunctionAccesses.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang;
+
+namespace streamalloc {
+
+namespace {
+
+/// Ways control can leave a statement other than by falling through.
+struct Exits {
+  bool LeavesFunction = false; ///< return, goto, throw
+  bool LeavesBlock = false;    ///< break/continue aimed outside the statement
+};
+
+void findExits(const Stmt *S, unsigned LoopDepth, unsigned BreakDepth, Exits &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, CXXThrowExpr>(S))
+    Out.LeavesFunction = true;
+  if (isa<BreakStmt>(S) && BreakDepth == 0)
+    Out.LeavesBlock = true;
+  if (isa<ContinueStmt>(S) && LoopDepth == 0)
+    Out.LeavesBlock = true;
+  bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+  bool Switch = isa<SwitchStmt>(S);
+  for (const Stmt *Child : S->children())
+    findExits(Child, LoopDepth + Loop, BreakDepth + (Loop || Switch), Out);
+}
+
+/// The blocks nested directly in a control-flow statement that are analysed
+/// as regions of their own.
+void regionsOf(const Stmt *S, llvm::SmallVectorImpl<const CompoundStmt *> &Out) {
+  auto Body = [&](const Stmt *B) {
+    if (const auto *C = dyn_cast_or_null<CompoundStmt>(B))
+      Out.push_back(C);
+    else if (isa_and_nonnull<IfStmt>(B))
+      regionsOf(B, Out);
+  };
+  if (const auto *C = dyn_cast<CompoundStmt>(S))
+    Out.push_back(C);
+  else if (const auto *If = dyn_cast<IfStmt>(S)) {
+    Body(If->getThen());
+    Body(If->getElse());
+  } else if (const auto *For = dyn_cast<ForStmt>(S))
+    Body(For->getBody());
+  else if (const auto *While = dyn_cast<WhileStmt>(S))
+    Body(While->getBody());
+  else if (const auto *Do = dyn_cast<DoStmt>(S))
+    Body(Do->getBody());
+  else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
+    Body(Range->getBody());
+  else if (const auto *Switch = dyn_cast<SwitchStmt>(S))
+    Body(Switch->getBody());
+}
+
+bool isControlFlow(const Stmt *S) {
+  return isa<CompoundStmt, IfStmt, ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt,
+             CXXTryStmt, SEHTryStmt, CoroutineBodyStmt>(S);
+}
+
+/// Label, case and attribute wrappers are transparent: the wait goes after
+/// the label, before the statement it labels.
+const Stmt *unwrapLabels(const Stmt *S) {
+  while (true) {
+    if (const auto *L = dyn_cast<LabelStmt>(S))
+      S = L->getSubStmt();
+    else if (const auto *C = dyn_cast<SwitchCase>(S))
+      S = C->getSubStmt();
+    else if (const auto *A = dyn_cast<AttributedStmt>(S))
+      S = A->getSubStmt();
+    else
+      return S;
+  }
+}
+
+class CraWalker {
+public:
+  CraWalker(const FunctionAccesses &FA, const std::vector<std::string> &Blocked)
+      : FA(FA), Blocked(Blocked), SM(FA.function().getASTContext().getSourceManager()) {
+    R.Ops.resize(FA.ops().size());
+    for (const GpuOp &Op : FA.ops())
+      R.Ops[Op.Id].WhySync =
+          Blocked[Op.Id].empty()
+              ? "not a statement of its own in a block (in a condition, a single-statement "
+                "body, a try block or a jump); this version keeps such ops synchronous"
+              : Blocked[Op.Id];
+  }
+
+  CraResult run() {
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(FA.function().getBody());
+    if (!Body)
+      return std::move(R);
+    IsMain = FA.function().isMain();
+    std::vector<unsigned> Pending = processRegion(Body, {}, /*MayNotRun=*/false);
+    if (!Pending.empty())
+      addWait({InsertionPoint::BlockEnd, Body}, Pending, WaitCause::FunctionEnd,
+              lineOf(Body->getRBracLoc()));
+    if (IsMain && (Body->body_empty() || !isa<ReturnStmt>(Body->body_back())))
+      R.Releases.push_back({InsertionPoint::BlockEnd, Body});
+    return std::move(R);
+  }
+
+private:
+  const FunctionAccesses &FA;
+  const std::vector<std::string> &Blocked;
+  const SourceManager &SM;
+  CraResult R;
+  bool IsMain = false;
+
+  unsigned lineOf(SourceLocation L) const { return SM.getSpellingLineNumber(SM.getFileLoc(L)); }
+
+  void addWait(InsertionPoint Where, const std::vector<unsigned> &Covers, WaitCause Cause,
+               unsigned Line, Wait W = {}) {
+    W.Where = Where;
+    W.Covers = Covers;
+    W.Cause = Cause;
+    W.Line = Line;
+    for (unsigned Op : Covers)
+      if (!R.Ops[Op].WaitIndex)
+        R.Ops[Op].WaitIndex = R.Waits.size();
+    R.Waits.push_back(std::move(W));
+  }
+
+  /// Host accesses of \p S plus the effects of the ops in it that will stay
+  /// synchronous (\p AsyncCandidates are the ones that may not).
+  AccessSet effectiveAccesses(const StmtAccesses &A,
+                              const llvm::SmallVectorImpl<unsigned> &AsyncCandidates) const {
+    AccessSet All = A.Host;
+    for (unsigned Op : A.Ops)
+      if (!llvm::is_contained(AsyncCandidates, Op))
+        All.addAll(FA.ops()[Op].Effects);
+    return All;
+  }
+
+  /// The first pending op that conflicts with \p Accesses, as a filled Wait.
+  std::optional<Wait> conflict(const std::vector<unsigned> &Pending, const AccessSet &Accesses,
+                               const std::string &UnknownWhy) const {
+    for (unsigned Op : Pending) {
+      const GpuOp &G = FA.ops()[Op];
+      std::optional<ObjectId> Obj = G.Effects.conflictWith(Accesses);
+      if (!Obj)
+        continue;
+      // Name what the statement touches: the object itself, or Unknown when
+      // the statement reaches it only through memory the analysis cannot name.
+      ObjectId Shared = Accesses.modeOf(*Obj) ? *Obj : UnknownObject;
+      Wait W;
+      W.ConflictOp = Op;
+      W.ObjectName = FA.describe(Shared);
+      W.HostWrites = Accesses.modeOf(Shared) & WriteAccess;
+      if (Shared == UnknownObject)
+        W.Detail = Accesses.touchesUnknown() ? UnknownWhy : G.UnknownWhy;
+      return W;
+    }
+    return std::nullopt;
+  }
+
+  /// Ops in \p S that sit in statements of their own inside blocks nested in
+  /// it and may therefore be made asynchronous there.
+  void nestedCandidates(const Stmt *S, llvm::SmallVectorImpl<unsigned> &Out) const {
+    llvm::SmallVector<const CompoundStmt *, 4> Regions;
+    regionsOf(S, Regions);
+    for (const CompoundStmt *Region : Regions)
+      for (const Stmt *Child : Region->body()) {
+        const Stmt *Inner = unwrapLabels(Child);
+        if (isControlFlow(Inner)) {
+          nestedCandidates(Inner, Out);
+          continue;
+        }
+        if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt>(Inner))
+          continue;
+        for (unsigned Op : FA.accessesOf(Inner, true).Ops)
+          if (Blocked[Op].empty())
+            Out.push_back(Op);
+      }
+  }
+
+  /// An if/else, a plain block, or `do { } while (0)` (the shape of most
+  /// error-checking macros): each nested block runs at most once.
+  bool runsAtMostOnce(const Stmt *S) const {
+    if (isa<IfStmt, CompoundStmt>(S))
+      return true;
+    if (const auto *Do = dyn_cast<DoStmt>(S)) {
+      Expr::EvalResult Value;
+      return Do->getCond()->EvaluateAsInt(Value, FA.function().getASTContext()) &&
+             Value.Val.getInt().isZero();
+    }
+    return false;
+  }
+
+  /// Whether any of \p Ops may use a variable declared in \p Block (an op
+  /// whose effects are Unknown may, if the block declares any).
+  bool usesBlockLocals(const std::vector<unsigned> &Ops, const CompoundStmt *Block) const {
+    llvm::SmallPtrSet<const VarDecl *, 8> Locals;
+    for (const Stmt *Child : Block->body())
+      if (const auto *DS = dyn_cast<DeclStmt>(unwrapLabels(Child)))
+        for (const Decl *D : DS->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D))
+            Locals.insert(V);
+    if (Locals.empty())
+      return false;
+    for (unsigned Op : Ops)
+      for (auto [Obj, Mode] : FA.ops()[Op].Effects.entries())
+        if (Obj == UnknownObject || Locals.count(FA.objects().get(Obj).Var))
+          return true;
+    return false;
+  }
+
+  void trace(const Stmt *S, const std::vector<unsigned> &Pending) {
+    std::string Line = "line " + std::to_string(lineOf(S->getBeginLoc())) + ": pending {";
+    for (unsigned I = 0; I < Pending.size(); ++I)
+      Line += (I ? ", op" : "op") + std::to_string(Pending[I]);
+    R.Trace.push_back(Line + "}");
+  }
+
+  /// Processes the statements of one block. \p Inherited are ops pending from
+  /// enclosing blocks; none of them conflicts with anything in this block.
+  /// Returns the ops of this block still pending at its end.
+  std::vector<unsigned> processRegion(const CompoundStmt *Block, std::vector<unsigned> Inherited,
+                                      bool MayNotRun) {
+    std::vector<unsigned> Local;
+    auto All = [&] {
+      std::vector<unsigned> V = Inherited;
+      V.insert(V.end(), Local.begin(), Local.end());
+      return V;
+    };
+    auto WaitBefore = [&](const Stmt *S, WaitCause Cause, Wait W = {}) {
+      addWait({InsertionPoint::BeforeStmt, S}, All(), Cause, lineOf(S->getBeginLoc()),
+              std::move(W));
+      Local.clear();
+      Inherited.clear();
+    };
+
+    for (const Stmt *Child : Block->body()) {
+      const Stmt *S = unwrapLabels(Child);
+      trace(S, All());
+      StmtAccesses A = FA.accessesOf(S, MayNotRun);
+
+      if (isControlFlow(S)) {
+        llvm::SmallVector<unsigned, 8> Candidates;
+        if (!isa<CXXTryStmt, SEHTryStmt, CoroutineBodyStmt>(S))
+          nestedCandidates(S, Candidates);
+        Exits E;
+        bool IsLoop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+        findExits(S, IsLoop, IsLoop || isa<SwitchStmt>(S), E);
+        AccessSet Accesses = effectiveAccesses(A, Candidates);
+        if (std::optional<Wait> W = conflict(All(), Accesses, A.UnknownWhy))
+          WaitBefore(S, WaitCause::Conflict, std::move(*W));
+        else if (E.LeavesFunction && !All().empty())
+          WaitBefore(S, WaitCause::LeavesFunction);
+        else if (E.LeavesBlock && !Local.empty())
+          WaitBefore(S, WaitCause::LeavesBlock);
+        // A device sync inside a branch or loop may not run: it clears nothing.
+        llvm::SmallVector<const CompoundStmt *, 4> Regions;
+        if (!isa<CXXTryStmt, SEHTryStmt, CoroutineBodyStmt>(S))
+          regionsOf(S, Regions);
+        std::vector<unsigned> Outer = All();
+        std::vector<unsigned> FlowOut;
+        for (const CompoundStmt *Region : Regions) {
+          std::vector<unsigned> Left =
+              processRegion(Region, Outer, MayNotRun || !isa<CompoundStmt, DoStmt>(S));
+          // Ops of a block that runs at most once per execution of S may stay
+          // pending after it (the union over its paths), unless they use a
+          // variable that dies with the block. A loop or switch body waits.
+          if (!Left.empty() && (!runsAtMostOnce(S) || usesBlockLocals(Left, Region)))
+            addWait({InsertionPoint::BlockEnd, Region}, Left, WaitCause::BlockEnd,
+                    lineOf(Region->getRBracLoc()));
+          else
+            for (unsigned Op : Left)
+              if (!llvm::is_contained(FlowOut, Op))
+                FlowOut.push_back(Op);
+        }
+        llvm::append_range(Local, FlowOut);
+        continue;
+      }
+
+      bool Jump = isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(S);
+      llvm::SmallVector<unsigned, 4> Async;
+      if (!Jump)
+        for (unsigned Op : A.Ops) {
+          if (!Blocked[Op].empty())
+            continue;
+          const GpuOp &G = FA.ops()[Op];
+          if (G.Effects.conflictWith(A.Host)) {
+            R.Ops[Op].WhySync = "its result is used in the same statement";
+            continue;
+          }
+          if (A.SyncsDevice) {
+            R.Ops[Op].WhySync = "the same statement synchronises the device";
+            continue;
+          }
+          Async.push_back(Op);
+        }
+
+      AccessSet Accesses = effectiveAccesses(A, Async);
+      if (std::optional<Wait> W = conflict(All(), Accesses, A.UnknownWhy))
+        WaitBefore(S, WaitCause::Conflict, std::move(*W));
+      else if ((isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) && !All().empty())
+        WaitBefore(S, WaitCause::LeavesFunction);
+      else if (isa<BreakStmt, ContinueStmt>(S) && !Local.empty())
+        WaitBefore(S, WaitCause::LeavesBlock);
+
+      if (A.ResetsDevice || (IsMain && isa<ReturnStmt>(S)))
+        R.Releases.push_back({InsertionPoint::BeforeStmt, S});
+      if (A.SyncsDevice) {
+        Local.clear();
+        Inherited.clear();
+      }
+      for (unsigned Op : Async) {
+        R.Ops[Op].Async = true;
+        R.Ops[Op].WhySync.clear();
+        Local.push_back(Op);
+      }
+      if (Jump) {
+        Local.clear(); // what follows is reached only through a label
+        Inherited.clear();
+      }
+    }
+    return Local;
+  }
+};
+
+} // namespace
+
+CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked) {
+  return CraWalker(FA, Blocked).run();
+}
+
+namespace {
+std::string opDescription(const GpuOp &Op) {
+  if (Op.Kind == GpuOpKind::Launch)
+    return "kernel `" + Op.Callee + "` on line " + std::to_string(Op.Line);
+  return Op.Callee + " on line " + std::to_string(Op.Line);
+}
+
+} // namespace
+
+std::string describeWait(const Wait &W, const FunctionAccesses &FA) {
+  switch (W.Cause) {
+  case WaitCause::Conflict: {
+    const GpuOp &Op = FA.ops()[W.ConflictOp];
+    if (W.ObjectName == FA.describe(UnknownObject)) {
+      std::string Why = W.Detail.empty() ? "memory the analysis cannot name" : W.Detail;
+      return "the next statement may touch what " + opDescription(Op) + " uses (" + Why + ")";
+    }
+    bool OpWrites = false;
+    for (auto [Obj, Mode] : Op.Effects.entries())
+      if (FA.describe(Obj) == W.ObjectName && (Mode & WriteAccess))
+        OpWrites = true;
+    return W.ObjectName + (W.HostWrites ? " is written below (" : " is read below (") +
+           (OpWrites ? "written by " : "read by ") + opDescription(Op) + ")";
+  }
+  case WaitCause::LeavesBlock:
+    return "finish GPU work before leaving the loop or switch";
+  case WaitCause::LeavesFunction:
+    return "finish GPU work before leaving the function";
+  case WaitCause::BlockEnd:
+    return "finish GPU work started in this block";
+  case WaitCause::FunctionEnd:
+    return "finish GPU work before " + FA.name() + " returns";
+  }
+  return "";
+}
+
+llvm::StringRef waitCauseName(WaitCause Cause) {
+  switch (Cause) {
+  case WaitCause::Conflict:
+    return "conflict";
+  case WaitCause::LeavesBlock:
+    return "leaves-block";
+  case WaitCause::LeavesFunction:
+    return "leaves-function";
+  case WaitCause::BlockEnd:
+    return "block-end";
+  case WaitCause::FunctionEnd:
+    return "function-end";
+  }
+  return "?";
+}
+
+void CraResult::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const {
+  OS << "function " << FA.name() << "\n";
+  for (const std::string &Line : Trace)
+    OS << "  " << Line << "\n";
+  for (const GpuOp &Op : FA.ops()) {
+    const OpDecision &D = Ops[Op.Id];
+    OS << "  op" << Op.Id << " line " << Op.Line << " " << Op.Callee << ": "
+       << (D.Async ? "async" : "sync");
+    if (!D.Async)
+      OS << " (" << D.WhySync << ")";
+    if (D.WaitIndex)
+      OS << ", waited for on line " << Waits[*D.WaitIndex].Line;
+    OS << "\n";
+  }
+  for (const Wait &W : Waits) {
+    OS << "  wait line " << W.Line << " " << waitCauseName(W.Cause) << " covers {";
+    for (unsigned I = 0; I < W.Covers.size(); ++I)
+      OS << (I ? ", op" : "op") << W.Covers[I];
+    OS << "}";
+    if (W.Cause == WaitCause::Conflict)
+      OS << " on " << W.ObjectName << " with op" << W.ConflictOp;
+    OS << "\n";
+  }
+}
+
+} // namespace streamalloc

@@ -1,0 +1,137 @@
+//===- CompileCommands.cpp ------------------------------------------------===//
+#include "streamalloc/Driver/CompileCommands.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+namespace streamalloc {
+
+llvm::Expected<std::string> findCudaInstallation(llvm::StringRef Requested) {
+  std::string Path, From;
+  if (!Requested.empty()) {
+    Path = Requested.str();
+    From = "--cuda-path";
+  } else if (std::optional<std::string> Env = llvm::sys::Process::GetEnv("CUDA_PATH");
+             Env && !Env->empty()) {
+    Path = *Env;
+    From = "$CUDA_PATH";
+  } else {
+    Path = "/usr/local/cuda";
+    From = "the default location";
+  }
+  llvm::SmallString<256> Header(Path);
+  llvm::sys::path::append(Header, "include", "cuda_runtime.h");
+  if (!llvm::sys::fs::exists(Header))
+    return llvm::createStringError(
+        "no CUDA installation found at '" + Path + "' (" + From +
+        "): it has no include/cuda_runtime.h; pass --cuda-path=DIR or set CUDA_PATH");
+  return Path;
+}
+
+llvm::Expected<std::string> findClangResourceDir() {
+  std::string Dir = STREAMALLOC_CLANG_RESOURCE_DIR;
+  if (std::optional<std::string> Env = llvm::sys::Process::GetEnv("STREAMALLOC_RESOURCE_DIR"))
+    Dir = *Env;
+  llvm::SmallString<256> Wrapper(Dir);
+  llvm::sys::path::append(Wrapper, "include", "__clang_cuda_runtime_wrapper.h");
+  if (!llvm::sys::fs::exists(Wrapper))
+    return llvm::createStringError("Clang's resource directory '" + Dir +
+                                   "' lacks its CUDA headers; reinstall clang-22 or set "
+                                   "STREAMALLOC_RESOURCE_DIR");
+  return Dir;
+}
+
+namespace {
+bool isNvcc(llvm::StringRef Program) {
+  llvm::StringRef Name = llvm::sys::path::filename(Program);
+  return Name == "nvcc" || Name == "nvcc.exe";
+}
+
+/// nvcc options whose value is the next argument and that clang has no use for.
+bool dropsNextArgument(llvm::StringRef A) {
+  static const llvm::StringSet<> Set = {
+      "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options", "-Xlinker",
+      "--linker-options", "-Xcudafe", "-Xnvlink", "--nvlink-options", "-ccbin",
+      "--compiler-bindir", "-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode",
+      "--generate-code", "-maxrregcount", "--maxrregcount", "-rdc", "--relocatable-device-code",
+      "-MF", "-MT", "-MQ", "-odir", "--output-directory", "-Werror", "-t", "--threads",
+      "--diag-suppress", "-diag-suppress", "-ftz", "-prec-div", "-prec-sqrt", "-fmad"};
+  return Set.contains(A);
+}
+
+bool isNvccOnlyFlag(llvm::StringRef A) {
+  static const char *Prefixes[] = {
+      "-arch=", "--gpu-architecture=", "-code=", "--gpu-code=", "-gencode=", "--generate-code=",
+      "--expt-", "-expt-", "-rdc=", "--relocatable-device-code=", "-Xcompiler=",
+      "--compiler-options=", "-Xptxas=", "--ptxas-options=", "-ccbin=", "--compiler-bindir=",
+      "-maxrregcount=", "--maxrregcount=", "--use_fast_math", "-use_fast_math", "-lineinfo",
+      "--generate-line-info", "-forward-unknown-to-host-compiler", "--forward-unknown-to-host",
+      "--extended-lambda", "-extended-lambda", "--keep", "-Werror=", "--diag-suppress=",
+      "-diag-suppress=", "-ftz=", "-prec-div=", "-prec-sqrt=", "-fmad=", "-MD", "-MMD",
+      "--threads=", "-t=", "-dc", "--device-c", "-G", "--device-debug", "-cudart", "--cudart",
+      "-Xfatbin", "--resource-usage", "-res-usage"};
+  for (const char *P : Prefixes)
+    if (A.starts_with(P))
+      return true;
+  return false;
+}
+} // namespace
+
+std::vector<std::string> translateNvccCommand(const std::vector<std::string> &Args) {
+  if (Args.empty() || !isNvcc(Args[0]))
+    return Args;
+  std::vector<std::string> Out{"clang++"};
+  for (size_t I = 1; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    auto Next = [&]() -> std::string { return I + 1 < Args.size() ? Args[++I] : ""; };
+    if (A == "-x" || A == "--x") {
+      std::string Lang = Next();
+      Out.push_back("-x");
+      Out.push_back(Lang == "cu" ? "cuda" : Lang);
+    } else if (A == "--default-stream" || A.starts_with("--default-stream=") ||
+               A == "-default-stream" || A.starts_with("-default-stream=")) {
+      std::string Mode = A.contains('=') ? A.split('=').second.str() : Next();
+      if (Mode == "per-thread")
+        Out.push_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
+    } else if (A == "-std" || A == "--std") {
+      Out.push_back("-std=" + Next());
+    } else if (A == "--include-path" || A == "--define-macro" || A == "--undefine-macro" ||
+               A == "--pre-include" || A == "--system-include") {
+      const char *Flag = A == "--include-path"     ? "-I"
+                         : A == "--define-macro"   ? "-D"
+                         : A == "--undefine-macro" ? "-U"
+                         : A == "--pre-include"    ? "-include"
+                                                   : "-isystem";
+      Out.push_back(Flag);
+      Out.push_back(Next());
+    } else if (A.starts_with("--include-path=")) {
+      Out.push_back("-I" + A.split('=').second.str());
+    } else if (A.starts_with("--define-macro=")) {
+      Out.push_back("-D" + A.split('=').second.str());
+    } else if (dropsNextArgument(A)) {
+      Next();
+    } else if (isNvccOnlyFlag(A)) {
+      // dropped
+    } else {
+      Out.push_back(A.str());
+    }
+  }
+  return Out;
+}
+
+clang::tooling::ArgumentsAdjuster cudaHostParseAdjuster(const std::string &CudaPath,
+                                                        const std::string &ResourceDir) {
+  using namespace clang::tooling;
+  ArgumentsAdjuster Nvcc = [](const CommandLineArguments &Args, llvm::StringRef) {
+    return translateNvccCommand(Args);
+  };
+  CommandLineArguments Extra = {"-x", "cuda", "--cuda-host-only", "--cuda-path=" + CudaPath,
+                                "-resource-dir=" + ResourceDir, "-Wno-unknown-cuda-version"};
+  ArgumentsAdjuster Adjust = combineAdjusters(Nvcc, getClangStripDependencyFileAdjuster());
+  Adjust = combineAdjusters(Adjust, getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::BEGIN));
+  return Adjust;
+}
+
+} // namespace streamalloc

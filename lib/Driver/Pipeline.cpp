@@ -1,0 +1,350 @@
+//===- Pipeline.cpp - Frontend action that runs the five stages ------------===//
+#include "streamalloc/Driver/Pipeline.h"
+#include "streamalloc/Access/DeviceSummary.h"
+#include "streamalloc/Access/FunctionAccesses.h"
+#include "streamalloc/CRA/Cra.h"
+#include "streamalloc/Driver/CompileCommands.h"
+#include "streamalloc/Model/ApiModel.h"
+#include "streamalloc/Transform/FileRewriter.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+
+namespace streamalloc {
+
+namespace {
+
+/// Remembers where top-level #include lines of the main file end, so the
+/// stream pool can go after them.
+class IncludeTracker : public PPCallbacks {
+public:
+  IncludeTracker(const SourceManager &SM, std::vector<unsigned> &Ends) : SM(SM), Ends(Ends) {}
+
+  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool,
+                          CharSourceRange FilenameRange, OptionalFileEntryRef, StringRef,
+                          StringRef, const Module *, bool, SrcMgr::CharacteristicKind) override {
+    if (Depth != 0 || !SM.isWrittenInMainFile(HashLoc))
+      return;
+    StringRef Buffer = SM.getBufferData(SM.getMainFileID());
+    size_t NL = Buffer.find('\n', SM.getFileOffset(FilenameRange.getEnd()));
+    Ends.push_back(NL == StringRef::npos ? Buffer.size() : NL + 1);
+  }
+  void If(SourceLocation, SourceRange, ConditionValueKind) override { ++Depth; }
+  void Ifdef(SourceLocation, const Token &, const MacroDefinition &) override { ++Depth; }
+  void Ifndef(SourceLocation, const Token &, const MacroDefinition &) override { ++Depth; }
+  void Endif(SourceLocation, SourceLocation) override { Depth -= Depth > 0; }
+
+private:
+  const SourceManager &SM;
+  std::vector<unsigned> &Ends;
+  unsigned Depth = 0;
+};
+
+bool isAnalysedHostFunction(const FunctionDecl *F, const SourceManager &SM) {
+  if (!F->doesThisDeclarationHaveABody() || F->isImplicit() || F->isDefaulted())
+    return false;
+  if (!SM.isWrittenInMainFile(SM.getExpansionLoc(F->getLocation())))
+    return false;
+  if (F->hasAttr<CUDAGlobalAttr>() || F->hasAttr<CUDADeviceAttr>())
+    return false;
+  if (F->isDependentContext() || F->isTemplateInstantiation())
+    return false;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->getParent()->isLambda())
+    return false;
+  return true;
+}
+
+/// Why an op found outside the analysed functions was left alone.
+std::string whySkipped(const FunctionDecl *F) {
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->getParent()->isLambda())
+    return "inside a lambda; this version does not transform lambda bodies";
+  return "inside a template; this version does not transform templated code";
+}
+
+/// Collects the host functions to analyse, file-level blockers, and GPU ops
+/// that sit in code the first version does not transform.
+class Survey : public RecursiveASTVisitor<Survey> {
+public:
+  Survey(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
+
+  std::vector<const FunctionDecl *> Functions;
+  std::vector<std::string> Blockers;
+  std::vector<std::pair<const Expr *, const FunctionDecl *>> OpsInTemplates;
+
+  bool shouldVisitLambdaBodies() const { return true; }
+
+  bool TraverseFunctionDecl(FunctionDecl *F) { return traverseFunction(F, [&] {
+      return RecursiveASTVisitor::TraverseFunctionDecl(F); }); }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *F) { return traverseFunction(F, [&] {
+      return RecursiveASTVisitor::TraverseCXXMethodDecl(F); }); }
+  bool TraverseCXXConstructorDecl(CXXConstructorDecl *F) { return traverseFunction(F, [&] {
+      return RecursiveASTVisitor::TraverseCXXConstructorDecl(F); }); }
+  bool TraverseCXXDestructorDecl(CXXDestructorDecl *F) { return traverseFunction(F, [&] {
+      return RecursiveASTVisitor::TraverseCXXDestructorDecl(F); }); }
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    return traverseFunction(L->getCallOperator(),
+                            [&] { return RecursiveASTVisitor::TraverseLambdaExpr(L); });
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    if (!inHostCode() || !SM.isWrittenInMainFile(SM.getExpansionLoc(Call->getBeginLoc())))
+      return true;
+    unsigned Line = SM.getExpansionLineNumber(Call->getBeginLoc());
+    std::string At = "line " + std::to_string(Line) + ": ";
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const ApiFunction *Api =
+        Callee && Callee->getIdentifier() ? lookupApi(Callee->getName()) : nullptr;
+    if (Api && Api->Kind == ApiKind::UserStreams)
+      block(At + "`" + Api->Name.str() + "`: the program manages its own streams");
+    if (Api && Api->Kind == ApiKind::DeviceSelect) {
+      const auto *Lit = dyn_cast<IntegerLiteral>(Call->getArg(0)->IgnoreParenImpCasts());
+      if (!Lit || Lit->getValue() != 0)
+        block(At + "`" + Api->Name.str() + "` selects a device other than a literal 0, and the "
+                   "stream pool belongs to one device");
+    }
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+      const Expr *Arg = Call->getArg(I);
+      if (isa<CXXDefaultArgExpr>(Arg) || !isStream(Arg))
+        continue;
+      if (Arg->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) ==
+          Expr::NPCK_NotNull)
+        block(At + "passes a stream of the program's own (`" +
+              (Callee ? Callee->getNameAsString() : std::string("call")) + "`)");
+    }
+    bool IsOp = isa<CUDAKernelCallExpr>(Call) || (Api && Api->isGpuOp());
+    if (IsOp && !Stack.empty() && !isAnalysedHostFunction(Stack.back(), SM))
+      OpsInTemplates.push_back({Call, Stack.back()});
+    return true;
+  }
+
+private:
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  std::vector<const FunctionDecl *> Stack;
+
+  template <typename Fn> bool traverseFunction(const FunctionDecl *F, Fn Traverse) {
+    if (F && isAnalysedHostFunction(F, SM) && F->isThisDeclarationADefinition())
+      Functions.push_back(F);
+    if (F)
+      Stack.push_back(F);
+    bool Result = Traverse();
+    if (F)
+      Stack.pop_back();
+    return Result;
+  }
+
+  bool inHostCode() const {
+    return Stack.empty() || (!Stack.back()->hasAttr<CUDAGlobalAttr>() &&
+                             !(Stack.back()->hasAttr<CUDADeviceAttr>() &&
+                               !Stack.back()->hasAttr<CUDAHostAttr>()));
+  }
+
+  static bool isStream(const Expr *E) {
+    for (QualType T = E->getType(); const auto *TT = T->getAs<TypedefType>(); T = TT->desugar())
+      if (TT->getDecl()->getName() == "cudaStream_t")
+        return true;
+    return false;
+  }
+
+  void block(std::string Why) {
+    if (!llvm::is_contained(Blockers, Why))
+      Blockers.push_back(std::move(Why));
+  }
+};
+
+const char *opKindName(GpuOpKind K) {
+  switch (K) {
+  case GpuOpKind::Copy:
+    return "copy";
+  case GpuOpKind::Set:
+    return "set";
+  case GpuOpKind::Launch:
+    return "launch";
+  }
+  return "?";
+}
+
+class PipelineConsumer : public ASTConsumer {
+public:
+  PipelineConsumer(FileResult &Result, const PipelineOptions &Options,
+                   const std::vector<unsigned> &IncludeEnds, Preprocessor &PP)
+      : Result(Result), Options(Options), IncludeEnds(IncludeEnds), PP(PP) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    if (Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    Result.Parsed = true;
+    const SourceManager &SM = Ctx.getSourceManager();
+    Result.Original = SM.getBufferData(SM.getMainFileID()).str();
+    Result.Report.File = Result.Path;
+
+    Survey S(Ctx);
+    S.TraverseDecl(Ctx.getTranslationUnitDecl());
+    if (PP.isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM"))
+      S.Blockers.push_back("it is compiled with the per-thread default stream, and this version "
+                           "relies on the legacy default stream's implicit ordering");
+    for (llvm::StringRef Name : {"sa_stream", "sa_streams_", "sa_release_streams"})
+      if (!Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Name)).empty())
+        S.Blockers.push_back("it already defines `" + Name.str() +
+                             "` (was it transformed before?)");
+    Result.Report.FileBlockers = S.Blockers;
+
+    FileRewriter Rewriter(Ctx);
+    DeviceSummaries Device;
+    llvm::raw_string_ostream Dump(Result.Dump);
+    for (const FunctionDecl *F : S.Functions)
+      runFunction(*F, Ctx, Device, Rewriter, S.Blockers, Dump);
+    for (auto [Call, F] : S.OpsInTemplates) {
+      OpReport R;
+      R.Function = F->getQualifiedNameAsString();
+      R.Line = SM.getSpellingLineNumber(SM.getFileLoc(Call->getBeginLoc()));
+      R.Column = SM.getSpellingColumnNumber(SM.getFileLoc(Call->getBeginLoc()));
+      const auto *Callee = cast<CallExpr>(Call)->getDirectCallee();
+      R.Callee = Callee ? Callee->getNameAsString() : "kernel";
+      R.Kind = isa<CUDAKernelCallExpr>(Call) ? "launch" : "copy";
+      R.Reason = whySkipped(F);
+      Result.Report.Ops.push_back(std::move(R));
+    }
+    llvm::sort(Result.Report.Ops, [](const OpReport &A, const OpReport &B) {
+      return std::tie(A.Line, A.Column) < std::tie(B.Line, B.Column);
+    });
+    if (!Rewriter.finish(IncludeEnds, Result.Output, Result.Error))
+      return;
+    Result.Report.Streams = Rewriter.streamsUsed();
+    Result.Report.Changed = Result.Output != Result.Original;
+    if (llvm::is_contained(Options.Dumps, DumpStage::Edits)) {
+      Dump << "edits for " << Result.Path << "\n";
+      Rewriter.edits().print(Dump);
+    }
+  }
+
+private:
+  FileResult &Result;
+  const PipelineOptions &Options;
+  const std::vector<unsigned> &IncludeEnds;
+  Preprocessor &PP;
+
+  bool dumps(DumpStage D) const { return llvm::is_contained(Options.Dumps, D); }
+
+  void runFunction(const FunctionDecl &F, ASTContext &Ctx, DeviceSummaries &Device,
+                   FileRewriter &Rewriter, const std::vector<std::string> &FileBlockers,
+                   llvm::raw_ostream &Dump) {
+    FunctionAccesses FA(F, Ctx, Device);
+    if (FA.ops().empty() && !F.isMain())
+      return;
+    std::vector<std::string> Blocked = Rewriter.rewritability(FA);
+    if (!FileBlockers.empty())
+      for (std::string &Why : Blocked)
+        Why = "the file is left unchanged: " + FileBlockers.front();
+    CraResult Cra = runCra(FA, Blocked);
+    // A wait that the text would put before an op it covers (both from one
+    // macro expansion) cannot be placed: keep such ops synchronous.
+    for (std::vector<unsigned> Misplaced; !(Misplaced = Rewriter.misplacedWaits(FA, Cra)).empty();) {
+      for (unsigned Op : Misplaced)
+        Blocked[Op] = "the wait it needs would fall inside a macro expansion before it";
+      Cra = runCra(FA, Blocked);
+    }
+    StreamPlan Plan = planStreams(FA, Cra, Options.Schedule);
+    if (FileBlockers.empty())
+      Rewriter.addFunction(FA, Cra, Plan);
+
+    if (dumps(DumpStage::Accesses))
+      FA.print(Dump);
+    if (dumps(DumpStage::Pending))
+      Cra.print(Dump, FA);
+    if (dumps(DumpStage::Schedule))
+      Plan.print(Dump, FA);
+
+    for (const GpuOp &Op : FA.ops()) {
+      const OpDecision &D = Cra.Ops[Op.Id];
+      OpReport R;
+      R.Function = FA.name();
+      R.Line = Op.Line;
+      R.Column = Op.Column;
+      R.Callee = Op.Callee;
+      R.Kind = opKindName(Op.Kind);
+      R.Async = D.Async && FileBlockers.empty();
+      R.Stream = Plan.StreamOf[Op.Id];
+      if (D.WaitIndex)
+        R.WaitLine = Cra.Waits[*D.WaitIndex].Line;
+      R.Reason = D.WhySync;
+      Result.Report.Ops.push_back(std::move(R));
+    }
+    if (!FileBlockers.empty())
+      return;
+    for (const Wait &W : Cra.Waits) {
+      WaitReport R;
+      R.Function = FA.name();
+      R.Line = W.Line;
+      R.Cause = waitCauseName(W.Cause).str();
+      R.Reason = describeWait(W, FA);
+      for (unsigned Op : W.Covers)
+        R.OpLines.push_back(FA.ops()[Op].Line);
+      Result.Report.Waits.push_back(std::move(R));
+    }
+  }
+};
+
+class PipelineAction : public ASTFrontendAction {
+public:
+  PipelineAction(FileResult &Result, const PipelineOptions &Options)
+      : Result(Result), Options(Options) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<IncludeTracker>(CI.getSourceManager(), IncludeEnds));
+    return std::make_unique<PipelineConsumer>(Result, Options, IncludeEnds,
+                                              CI.getPreprocessor());
+  }
+
+private:
+  FileResult &Result;
+  const PipelineOptions &Options;
+  std::vector<unsigned> IncludeEnds;
+};
+
+} // namespace
+
+std::vector<FileResult> runPipeline(const tooling::CompilationDatabase &Db,
+                                    const std::vector<std::string> &Files,
+                                    const PipelineOptions &Options) {
+  std::vector<FileResult> Results;
+  for (const std::string &File : Files) {
+    FileResult R;
+    R.Path = File;
+    tooling::ClangTool Tool(Db, {File});
+    Tool.appendArgumentsAdjuster(cudaHostParseAdjuster(Options.CudaPath, Options.ResourceDir));
+    struct Factory : tooling::FrontendActionFactory {
+      FileResult &R;
+      const PipelineOptions &O;
+      bool Ran = false;
+      Factory(FileResult &R, const PipelineOptions &O) : R(R), O(O) {}
+      std::unique_ptr<FrontendAction> create() override {
+        // A file listed twice in the database is transformed once.
+        if (Ran)
+          return std::make_unique<SyntaxOnlyAction>();
+        Ran = true;
+        return std::make_unique<PipelineAction>(R, O);
+      }
+    } F(R, Options);
+    Tool.run(&F);
+    Results.push_back(std::move(R));
+  }
+  return Results;
+}
+
+} // namespace streamalloc

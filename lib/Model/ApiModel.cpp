@@ -1,0 +1,76 @@
+//===- ApiModel.cpp - The API table ----------------------------------------===//
+#include "streamalloc/Model/ApiModel.h"
+
+#include "llvm/ADT/StringMap.h"
+
+namespace streamalloc {
+
+namespace {
+const ApiFunction Rows[] = {
+#define API(Name, Kind, Roles, Space, Returns, Async, StreamArg, FirstDefault, Defaults)          \
+  {#Name, ApiKind::Kind, Roles, MemorySpace::Space, Returns, Async, StreamArg, FirstDefault,     \
+   Defaults},
+#include "streamalloc/Model/ApiModel.def"
+};
+
+const llvm::StringMap<const ApiFunction *> &index() {
+  static const llvm::StringMap<const ApiFunction *> Index = [] {
+    llvm::StringMap<const ApiFunction *> M;
+    for (const ApiFunction &Row : Rows)
+      M[Row.Name] = &Row;
+    return M;
+  }();
+  return Index;
+}
+} // namespace
+
+ArgRole ApiFunction::roleOf(unsigned ArgIndex) const {
+  for (unsigned I = 0; I < Roles.size() && I <= ArgIndex; ++I)
+    if (Roles[I] == static_cast<char>(ArgRole::VariadicRead))
+      return ArgRole::Read;
+  if (ArgIndex >= Roles.size())
+    return ArgRole::None;
+  return static_cast<ArgRole>(Roles[ArgIndex]);
+}
+
+const ApiFunction *lookupApi(llvm::StringRef Name) {
+  auto It = index().find(Name);
+  return It == index().end() ? nullptr : It->second;
+}
+
+llvm::StringRef kernelLaunchName() { return "<<<kernel launch>>>"; }
+
+unsigned apiModelSize() { return sizeof(Rows) / sizeof(Rows[0]); }
+const ApiFunction &apiModelRow(unsigned Index) { return Rows[Index]; }
+
+llvm::StringRef apiKindName(ApiKind Kind) {
+  switch (Kind) {
+  case ApiKind::GpuCopy:
+    return "gpu-copy";
+  case ApiKind::GpuSet:
+    return "gpu-set";
+  case ApiKind::DeviceSync:
+    return "device-sync";
+  case ApiKind::OtherSync:
+    return "other-sync";
+  case ApiKind::Allocate:
+    return "allocate";
+  case ApiKind::Release:
+    return "release";
+  case ApiKind::Host:
+    return "host";
+  case ApiKind::Pure:
+    return "pure";
+  case ApiKind::ProgramExit:
+    return "program-exit";
+  case ApiKind::DeviceReset:
+    return "device-reset";
+  case ApiKind::DeviceSelect:
+    return "device-select";
+  case ApiKind::UserStreams:
+    return "user-streams";
+  }
+  return "?";
+}
+
+} // namespace streamalloc

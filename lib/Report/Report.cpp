@@ -1,0 +1,89 @@
+//===- Report.cpp ---------------------------------------------------------===//
+#include "streamalloc/Report/Report.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+namespace streamalloc {
+
+namespace {
+constexpr const char *AsyncErrorNote =
+    "note: an error raised by an asynchronous op is now reported by the next wait or CUDA call "
+    "rather than by the op itself";
+} // namespace
+
+void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files) {
+  bool AnyAsync = false;
+  for (const FileReport &F : Files) {
+    unsigned Async = 0;
+    for (const OpReport &Op : F.Ops)
+      Async += Op.Async;
+    AnyAsync |= Async != 0;
+    OS << F.File << ": " << Async << " of " << F.Ops.size() << " GPU ops made asynchronous on "
+       << F.Streams << " stream(s), " << F.Waits.size() << " wait(s) inserted\n";
+    for (const std::string &B : F.FileBlockers)
+      OS << "  file left unchanged: " << B << "\n";
+    for (const OpReport &Op : F.Ops) {
+      OS << "  " << F.File << ":" << Op.Line << ":" << Op.Column << ": " << Op.Callee;
+      if (Op.Async) {
+        OS << ": async on stream " << *Op.Stream;
+        if (Op.WaitLine)
+          OS << ", waited for before line " << *Op.WaitLine;
+      } else {
+        OS << ": left synchronous: " << Op.Reason;
+      }
+      OS << "\n";
+    }
+    for (const WaitReport &W : F.Waits) {
+      OS << "  " << F.File << ":" << W.Line << ": wait (" << W.Cause << ") for line";
+      OS << (W.OpLines.size() > 1 ? "s" : "");
+      for (unsigned I = 0; I < W.OpLines.size(); ++I)
+        OS << (I ? ", " : " ") << W.OpLines[I];
+      OS << ": " << W.Reason << "\n";
+    }
+  }
+  if (AnyAsync)
+    OS << AsyncErrorNote << "\n";
+}
+
+void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files) {
+  llvm::json::Array JFiles;
+  for (const FileReport &F : Files) {
+    llvm::json::Array Ops, Waits, Blockers;
+    for (const OpReport &Op : F.Ops) {
+      llvm::json::Object J{{"function", Op.Function}, {"line", Op.Line},
+                           {"column", Op.Column},     {"callee", Op.Callee},
+                           {"kind", Op.Kind},         {"async", Op.Async}};
+      if (Op.Stream)
+        J["stream"] = *Op.Stream;
+      if (Op.WaitLine)
+        J["wait_line"] = *Op.WaitLine;
+      if (!Op.Async)
+        J["reason"] = Op.Reason;
+      Ops.push_back(std::move(J));
+    }
+    for (const WaitReport &W : F.Waits) {
+      llvm::json::Array Lines;
+      for (unsigned L : W.OpLines)
+        Lines.push_back(L);
+      Waits.push_back(llvm::json::Object{{"function", W.Function},
+                                         {"line", W.Line},
+                                         {"cause", W.Cause},
+                                         {"reason", W.Reason},
+                                         {"op_lines", std::move(Lines)}});
+    }
+    for (const std::string &B : F.FileBlockers)
+      Blockers.push_back(B);
+    JFiles.push_back(llvm::json::Object{{"file", F.File},
+                                        {"changed", F.Changed},
+                                        {"streams", F.Streams},
+                                        {"file_blockers", std::move(Blockers)},
+                                        {"ops", std::move(Ops)},
+                                        {"waits", std::move(Waits)}});
+  }
+  OS << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"files", std::move(JFiles)}, {"note", AsyncErrorNote}}))
+     << "\n";
+}
+
+} // namespace streamalloc

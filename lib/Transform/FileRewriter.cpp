@@ -1,0 +1,270 @@
+//===- FileRewriter.cpp ---------------------------------------------------===//
+#include "streamalloc/Transform/FileRewriter.h"
+#include "streamalloc/Access/FunctionAccesses.h"
+#include "streamalloc/CRA/Cra.h"
+#include "streamalloc/Model/ApiModel.h"
+#include "streamalloc/Schedule/StreamPlan.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <optional>
+
+using namespace clang;
+
+namespace streamalloc {
+
+namespace {
+constexpr llvm::StringLiteral Accessor = "sa_stream";
+constexpr llvm::StringLiteral PoolArray = "sa_streams_";
+constexpr llvm::StringLiteral Release = "sa_release_streams";
+
+std::string streamExpr(unsigned Stream) {
+  return (Accessor + "(" + llvm::Twine(Stream) + ")").str();
+}
+
+} // namespace
+
+struct FileRewriter::Impl {
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  llvm::StringRef Buffer;
+  EditList Edits;
+  std::optional<unsigned> LastStream;
+  std::vector<InsertionPoint> Releases;
+
+  explicit Impl(ASTContext &Ctx)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Buffer(SM.getBufferData(SM.getMainFileID())) {}
+
+  /// File offset where the token at \p L is spelled in the main file, if it
+  /// is spelled there directly or through macro arguments only. Otherwise the
+  /// reason, in words.
+  std::optional<unsigned> spelledOffset(SourceLocation L, std::string *Why) const {
+    while (L.isMacroID()) {
+      if (!SM.isMacroArgExpansion(L)) {
+        if (Why)
+          *Why = "spelled inside the body of macro `" +
+                 Lexer::getImmediateMacroName(L, SM, Ctx.getLangOpts()).str() + "`";
+        return std::nullopt;
+      }
+      L = SM.getImmediateSpellingLoc(L);
+    }
+    if (!SM.isWrittenInMainFile(L)) {
+      if (Why)
+        *Why = "spelled in an included file";
+      return std::nullopt;
+    }
+    return SM.getFileOffset(L);
+  }
+
+  /// Offset of the start of a statement or brace, at the outermost macro
+  /// expansion (a wait never goes between a macro's tokens).
+  std::optional<unsigned> expansionOffset(SourceLocation L) const {
+    L = SM.getExpansionLoc(L);
+    if (!SM.isWrittenInMainFile(L))
+      return std::nullopt;
+    return SM.getFileOffset(L);
+  }
+
+  std::optional<unsigned> insertionOffset(const InsertionPoint &Where) const {
+    if (Where.K == InsertionPoint::BlockEnd)
+      return expansionOffset(cast<CompoundStmt>(Where.Anchor)->getRBracLoc());
+    return expansionOffset(Where.Anchor->getBeginLoc());
+  }
+
+  unsigned lineStart(unsigned Offset) const {
+    size_t NL = Buffer.rfind('\n', Offset == 0 ? 0 : Offset - 1);
+    return (NL == llvm::StringRef::npos || Offset == 0) ? 0 : NL + 1;
+  }
+  bool onlyBlanksBefore(unsigned Offset) const {
+    return Buffer.slice(lineStart(Offset), Offset).find_first_not_of(" \t") ==
+           llvm::StringRef::npos;
+  }
+  std::string indentOf(unsigned Offset) const {
+    llvm::StringRef Line = Buffer.substr(lineStart(Offset));
+    return Line.take_while([](char C) { return C == ' ' || C == '\t'; }).str();
+  }
+
+  /// Inserts \p Code with \p Reason at \p Where: on a line of its own when
+  /// the anchor starts its line, otherwise inline.
+  void insertAt(const InsertionPoint &Where, const std::string &Code, const std::string &Reason) {
+    std::optional<unsigned> Offset = insertionOffset(Where);
+    if (!Offset)
+      return; // misplacedWaits() has kept the ops this wait would cover synchronous
+    if (!onlyBlanksBefore(*Offset)) {
+      Edits.insert(*Offset, Code + " /* streamalloc: " + Reason + " */ ");
+      return;
+    }
+    std::string Indent = indentOf(*Offset);
+    if (Where.K == InsertionPoint::BlockEnd) {
+      const auto *Block = cast<CompoundStmt>(Where.Anchor);
+      std::optional<unsigned> Last =
+          Block->body_empty() ? std::nullopt : expansionOffset(Block->body_back()->getBeginLoc());
+      Indent = (Last && onlyBlanksBefore(*Last) && *Last > lineStart(*Offset) - 1)
+                   ? indentOf(*Last)
+                   : Indent + "  ";
+    }
+    Edits.insert(lineStart(*Offset), Indent + Code + "  // streamalloc: " + Reason + "\n");
+  }
+
+  std::optional<unsigned> opEnd(const GpuOp &Op) const {
+    SourceLocation End = cast<CallExpr>(Op.Call)->getRParenLoc();
+    return spelledOffset(End, nullptr);
+  }
+
+  std::string whyNotRewritable(const GpuOp &Op) const;
+  void rewriteOp(const GpuOp &Op, unsigned Stream);
+};
+
+std::string FileRewriter::Impl::whyNotRewritable(const GpuOp &Op) const {
+  std::string Why;
+  if (Op.HasUserStream)
+    return "it already runs on a stream of the program's own";
+  if (!spelledOffset(cast<CallExpr>(Op.Call)->getRParenLoc(), &Why))
+    return Why;
+  if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Op.Call)) {
+    std::optional<unsigned> Close = spelledOffset(Launch->getConfig()->getRParenLoc(), &Why);
+    if (!Close)
+      return "its `>>>` is " + Why;
+    if (!Buffer.substr(*Close).starts_with(">>>"))
+      return "its launch configuration is not written as `<<<...>>>`";
+    return "";
+  }
+  const auto *Callee = dyn_cast<DeclRefExpr>(cast<CallExpr>(Op.Call)->getCallee()->IgnoreImpCasts());
+  if (!Callee)
+    return "the callee is not a plain function name";
+  std::optional<unsigned> Name = spelledOffset(Callee->getLocation(), &Why);
+  if (!Name)
+    return Why;
+  if (!Buffer.substr(*Name).starts_with(Op.Api->Name))
+    return "the callee is spelled through another name";
+  if (Op.Api->AsyncName.empty())
+    return "it has no asynchronous form";
+  return "";
+}
+
+void FileRewriter::Impl::rewriteOp(const GpuOp &Op, unsigned Stream) {
+  LastStream = std::max(LastStream.value_or(0), Stream);
+  const auto *Call = cast<CallExpr>(Op.Call);
+  if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call)) {
+    const CallExpr *Config = Launch->getConfig();
+    unsigned Explicit = 0;
+    for (const Expr *Arg : Config->arguments())
+      Explicit += !isa<CXXDefaultArgExpr>(Arg);
+    unsigned Close = *spelledOffset(Config->getRParenLoc(), nullptr);
+    if (Explicit >= 4) {
+      // An explicit null stream: replace it.
+      CharSourceRange Range = Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(Config->getArg(3)->getSourceRange()), SM,
+          Ctx.getLangOpts());
+      unsigned Begin = SM.getFileOffset(Range.getBegin());
+      Edits.replace(Begin, SM.getFileOffset(Range.getEnd()) - Begin, streamExpr(Stream));
+      return;
+    }
+    Edits.insert(Close, std::string(Explicit == 2 ? ", 0, " : ", ") + streamExpr(Stream));
+    return;
+  }
+  const auto *Callee = cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
+  unsigned Name = *spelledOffset(Callee->getLocation(), nullptr);
+  Edits.replace(Name, Op.Api->Name.size(), Op.Api->AsyncName.str());
+  unsigned Explicit = 0;
+  for (const Expr *Arg : Call->arguments())
+    Explicit += !isa<CXXDefaultArgExpr>(Arg);
+  std::string Tail;
+  llvm::SmallVector<llvm::StringRef, 4> Defaults;
+  Op.Api->Defaults.split(Defaults, ',', -1, false);
+  for (unsigned I = Explicit; I < Op.Api->StreamArgIndex; ++I)
+    Tail += ", " + Defaults[I - Op.Api->FirstDefaultedArg].trim().str();
+  Edits.insert(*spelledOffset(Call->getRParenLoc(), nullptr), Tail + ", " + streamExpr(Stream));
+}
+
+FileRewriter::FileRewriter(ASTContext &Ctx) : P(std::make_unique<Impl>(Ctx)) {}
+FileRewriter::~FileRewriter() = default;
+
+std::vector<std::string> FileRewriter::rewritability(const FunctionAccesses &FA) const {
+  std::vector<std::string> Why(FA.ops().size());
+  llvm::DenseMap<unsigned, unsigned> SeenAt;
+  for (const GpuOp &Op : FA.ops()) {
+    Why[Op.Id] = P->whyNotRewritable(Op);
+    if (!Why[Op.Id].empty())
+      continue;
+    unsigned End = *P->opEnd(Op);
+    auto [It, New] = SeenAt.try_emplace(End, Op.Id);
+    if (!New) {
+      Why[Op.Id] = Why[It->second] = "it is spelled in a macro argument that is expanded more "
+                                     "than once";
+    }
+  }
+  return Why;
+}
+
+std::vector<unsigned> FileRewriter::misplacedWaits(const FunctionAccesses &FA,
+                                                   const CraResult &Cra) const {
+  std::vector<unsigned> Misplaced;
+  for (const Wait &W : Cra.Waits) {
+    std::optional<unsigned> At = P->insertionOffset(W.Where);
+    for (unsigned Op : W.Covers)
+      if (!At || *At <= *P->opEnd(FA.ops()[Op]))
+        Misplaced.push_back(Op);
+  }
+  return Misplaced;
+}
+
+void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
+                               const StreamPlan &Plan) {
+  for (const GpuOp &Op : FA.ops())
+    if (Plan.StreamOf[Op.Id])
+      P->rewriteOp(Op, *Plan.StreamOf[Op.Id]);
+  for (unsigned I = 0; I < Cra.Waits.size(); ++I) {
+    std::string Code;
+    for (unsigned Stream : Plan.WaitStreams[I])
+      Code += (Code.empty() ? "" : " ") + ("cudaStreamSynchronize(" + streamExpr(Stream) + ");");
+    if (!Code.empty())
+      P->insertAt(Cra.Waits[I].Where, Code, describeWait(Cra.Waits[I], FA));
+  }
+  llvm::append_range(P->Releases, Cra.Releases);
+}
+
+bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Output,
+                          std::string &Error) {
+  if (P->LastStream) {
+    for (const InsertionPoint &Where : P->Releases)
+      P->insertAt(Where, (Release + "();").str(), "release the streams before CUDA shuts down");
+    std::string Pool;
+    llvm::raw_string_ostream OS(Pool);
+    OS << "\n// streamalloc: blocking CUDA streams for the work made asynchronous below, created\n"
+       << "// on first use. Work left on the legacy default stream still orders with them.\n"
+       << "static cudaStream_t " << PoolArray << "[" << *P->LastStream + 1 << "];\n"
+       << "static inline cudaStream_t " << Accessor << "(int i) {\n"
+       << "  if (!" << PoolArray << "[i])\n"
+       << "    cudaStreamCreate(&" << PoolArray << "[i]);\n"
+       << "  return " << PoolArray << "[i];\n"
+       << "}\n"
+       << "static inline void " << Release << "() {\n"
+       << "  for (cudaStream_t &s : " << PoolArray << ")\n"
+       << "    if (s) {\n"
+       << "      cudaStreamDestroy(s);\n"
+       << "      s = nullptr;\n"
+       << "    }\n"
+       << "}\n";
+    // After the last top-level #include before the first edit, so the pool
+    // precedes every use.
+    unsigned FirstEdit = P->Edits.firstOffset();
+    unsigned At = 0;
+    for (unsigned End : IncludeEnds)
+      if (End <= FirstEdit)
+        At = std::max(At, End);
+    P->Edits.insert(At, At == 0 ? Pool.substr(1) + "\n" : Pool);
+  }
+  return P->Edits.apply(P->Buffer, Output, Error);
+}
+
+const EditList &FileRewriter::edits() const { return P->Edits; }
+unsigned FileRewriter::streamsUsed() const { return P->LastStream ? *P->LastStream + 1 : 0; }
+llvm::StringRef FileRewriter::streamAccessor() { return Accessor; }
+
+} // namespace streamalloc

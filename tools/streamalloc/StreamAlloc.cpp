@@ -1,0 +1,216 @@
+//===- StreamAlloc.cpp - The streamalloc command-line tool -----------------===//
+//
+// streamalloc [options] <file.cu>... [-- <compiler flags>]
+//
+// Reads CUDA programs written with synchronous copies and default-stream
+// kernels and writes versions whose GPU work runs asynchronously on streams,
+// with a wait wherever the host needs the results.
+//
+//===----------------------------------------------------------------------===//
+#include "streamalloc/Driver/CompileCommands.h"
+#include "streamalloc/Driver/Pipeline.h"
+#include "streamalloc/Driver/UnifiedDiff.h"
+#include "streamalloc/Report/Report.h"
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace streamalloc;
+
+namespace {
+
+cl::OptionCategory Category("streamalloc options");
+
+cl::list<std::string> Inputs(cl::Positional, cl::desc("<file.cu>..."), cl::OneOrMore,
+                             cl::cat(Category));
+cl::opt<std::string> BuildPath("p", cl::desc("Build directory containing compile_commands.json"),
+                               cl::value_desc("build-dir"), cl::cat(Category));
+cl::opt<std::string> OutputFile("o", cl::desc("Write the transformed file here (one input only)"),
+                                cl::value_desc("file"), cl::cat(Category));
+cl::opt<bool> InPlace("i", cl::desc("Rewrite the input files in place"), cl::cat(Category));
+cl::alias InPlaceLong("in-place", cl::desc("Alias for -i"), cl::aliasopt(InPlace));
+cl::opt<bool> Diff("diff", cl::desc("Print a unified diff instead of the transformed file"),
+                   cl::cat(Category));
+cl::opt<bool> Report("report",
+                     cl::desc("Print what was made asynchronous, where each wait went and why, "
+                              "and what was left alone and why (to stderr)"),
+                     cl::cat(Category));
+cl::opt<std::string> ReportFile("report-file", cl::desc("Write the report to this file"),
+                                cl::value_desc("file"), cl::cat(Category));
+enum class ReportFormat { Text, Json };
+cl::opt<ReportFormat> ReportFormatOpt(
+    "report-format", cl::desc("Report format"), cl::init(ReportFormat::Text),
+    cl::values(clEnumValN(ReportFormat::Text, "text", "plain text (default)"),
+               clEnumValN(ReportFormat::Json, "json", "JSON, for tools")),
+    cl::cat(Category));
+cl::list<DumpStage> Dumps(
+    "dump", cl::desc("Print a stage's result instead of the transformed file"),
+    cl::CommaSeparated,
+    cl::values(clEnumValN(DumpStage::Accesses, "accesses",
+                          "read/write sets of every GPU op and statement"),
+               clEnumValN(DumpStage::Pending, "pending",
+                          "pending ops before each statement, decisions and waits (CRA)"),
+               clEnumValN(DumpStage::Schedule, "schedule", "stream of each op, waits per stream"),
+               clEnumValN(DumpStage::Edits, "edits", "the source edits")),
+    cl::cat(Category));
+cl::opt<std::string> CudaPath("cuda-path",
+                              cl::desc("CUDA installation (default: $CUDA_PATH, /usr/local/cuda)"),
+                              cl::value_desc("dir"), cl::cat(Category));
+
+int fail(const Twine &Message) {
+  errs() << "streamalloc: error: " << Message << "\n";
+  return 1;
+}
+
+/// Writes \p Text to \p Path through a temporary file in the same folder, so
+/// a failure never leaves a half-written file behind.
+Error writeAtomically(StringRef Path, StringRef Text) {
+  SmallString<256> Dir(Path);
+  sys::path::remove_filename(Dir);
+  if (Dir.empty())
+    Dir = ".";
+  SmallString<256> Model(Dir);
+  sys::path::append(Model, "." + sys::path::filename(Path).str() + ".streamalloc-%%%%%%");
+  int FD;
+  SmallString<256> Temp;
+  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, Temp))
+    return createStringError(EC, "cannot write '" + Path + "': " + EC.message());
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      sys::fs::remove(Temp);
+      return createStringError(OS.error(), "cannot write '" + Path + "': " + OS.error().message());
+    }
+  }
+  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
+    sys::fs::remove(Temp);
+    return createStringError(EC, "cannot write '" + Path + "': " + EC.message());
+  }
+  return Error::success();
+}
+
+std::unique_ptr<clang::tooling::CompilationDatabase>
+loadDatabase(std::unique_ptr<clang::tooling::FixedCompilationDatabase> FromDashDash,
+             std::string &Error) {
+  using namespace clang::tooling;
+  if (!BuildPath.empty()) {
+    std::unique_ptr<CompilationDatabase> Db =
+        CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
+    if (!Db)
+      Error = "cannot load a compilation database from '" + BuildPath + "': " + Error;
+    return Db;
+  }
+  if (FromDashDash)
+    return FromDashDash;
+  std::string Ignored;
+  if (std::unique_ptr<CompilationDatabase> Db =
+          CompilationDatabase::autoDetectFromSource(Inputs.front(), Ignored))
+    return Db;
+  return std::make_unique<FixedCompilationDatabase>(".", std::vector<std::string>());
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "streamalloc " << STREAMALLOC_VERSION << " (LLVM/Clang " << LLVM_VERSION_STRING << ")\n";
+  });
+  std::string DbError;
+  std::unique_ptr<clang::tooling::FixedCompilationDatabase> FromDashDash =
+      clang::tooling::FixedCompilationDatabase::loadFromCommandLine(argc, argv, DbError);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "streamalloc: makes the GPU work of synchronous CUDA programs asynchronous.\n\n"
+          "  streamalloc [options] <file.cu>... [-- <compiler flags>]\n\n"
+          "The transformed file goes to stdout unless -o, -i or --diff is given.\n",
+          &errs()))
+    return 1;
+
+  bool ToStdout = OutputFile.empty() && !InPlace && !Diff && Dumps.empty();
+  if (!OutputFile.empty() && InPlace)
+    return fail("-o and -i cannot be used together");
+  if (!OutputFile.empty() && Inputs.size() > 1)
+    return fail("-o takes one input file; use -i for several");
+  if (ToStdout && Inputs.size() > 1)
+    return fail("several input files: use -i, -o, --diff or --dump");
+  for (const std::string &File : Inputs)
+    if (!sys::fs::exists(File))
+      return fail("no such file: '" + File + "'");
+    else if (sys::fs::is_directory(File))
+      return fail("'" + File + "' is a directory, not a source file");
+
+  Expected<std::string> Cuda = findCudaInstallation(CudaPath);
+  if (!Cuda)
+    return fail(toString(Cuda.takeError()));
+  Expected<std::string> ResourceDir = findClangResourceDir();
+  if (!ResourceDir)
+    return fail(toString(ResourceDir.takeError()));
+  std::unique_ptr<clang::tooling::CompilationDatabase> Db =
+      loadDatabase(std::move(FromDashDash), DbError);
+  if (!Db)
+    return fail(DbError);
+
+  PipelineOptions Options;
+  Options.CudaPath = *Cuda;
+  Options.ResourceDir = *ResourceDir;
+  Options.Dumps.assign(Dumps.begin(), Dumps.end());
+  std::vector<std::string> Files(Inputs.begin(), Inputs.end());
+  std::vector<FileResult> Results = runPipeline(*Db, Files, Options);
+
+  int Status = 0;
+  std::vector<FileReport> Reports;
+  for (FileResult &R : Results) {
+    if (!R.Parsed) {
+      Status = fail("'" + R.Path + "' could not be parsed; nothing was written for it");
+      continue;
+    }
+    if (!R.Error.empty()) {
+      Status = fail("internal error while rewriting '" + R.Path + "': " + R.Error);
+      continue;
+    }
+    Reports.push_back(R.Report);
+    if (!Dumps.empty()) {
+      outs() << R.Dump;
+      continue;
+    }
+    if (Diff) {
+      outs() << unifiedDiff(R.Original, R.Output, "a/" + R.Path, "b/" + R.Path);
+      continue;
+    }
+    if (ToStdout) {
+      outs() << R.Output;
+      continue;
+    }
+    std::string Target = InPlace ? R.Path : OutputFile.getValue();
+    if (InPlace && !R.Report.Changed)
+      continue;
+    if (Error E = writeAtomically(Target, R.Output))
+      Status = fail(toString(std::move(E)));
+  }
+
+  auto PrintReport = [&](raw_ostream &OS) {
+    if (ReportFormatOpt == ReportFormat::Json)
+      printJsonReport(OS, Reports);
+    else
+      printTextReport(OS, Reports);
+  };
+  if (Report)
+    PrintReport(errs());
+  if (!ReportFile.empty()) {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    PrintReport(OS);
+    if (Error E = writeAtomically(ReportFile, Text))
+      Status = fail(toString(std::move(E)));
+  }
+  return Status;
+}
