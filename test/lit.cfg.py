@@ -1,0 +1,29 @@
+# lit configuration for StreamAlloc's golden tests.
+import os
+
+import lit.formats
+
+config.name = "StreamAlloc"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".cu", ".test"]
+config.excludes = ["Inputs", "tools", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.streamalloc_obj_root, "test")
+
+llvm_bin = config.llvm_tools_dir
+config.environment["PATH"] = os.pathsep.join(
+    [config.streamalloc_bin_dir, llvm_bin, config.environment.get("PATH", os.environ["PATH"])]
+)
+for var in ("CUDA_PATH", "STREAMALLOC_RESOURCE_DIR"):
+    config.environment.pop(var, None)
+
+strip = os.path.join(config.test_source_root, "tools", "strip-checks.py")
+config.substitutions.append(("%strip", f"{config.python_executable} {strip}"))
+config.substitutions.append(("%streamalloc", os.path.join(config.streamalloc_bin_dir, "streamalloc")))
+config.substitutions.append(("%FileCheck", os.path.join(llvm_bin, "FileCheck") + " --match-full-lines"))
+config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
+# Every transformed output must still compile with nvcc.
+config.substitutions.append(
+    ("%nvcc", f"{config.nvcc} -arch=sm_90 -std=c++17 -c -o /dev/null -x cu")
+)
+config.substitutions.append(("%cuda_path", config.cuda_path))
