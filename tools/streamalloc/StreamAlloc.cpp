@@ -183,7 +183,9 @@ int main(int argc, const char **argv) {
       continue;
     }
     if (Diff) {
-      outs() << unifiedDiff(R.Original, R.Output, "a/" + R.Path, "b/" + R.Path);
+      bool Absolute = sys::path::is_absolute(R.Path);
+      outs() << unifiedDiff(R.Original, R.Output, (Absolute ? "" : "a/") + R.Path,
+                            (Absolute ? "" : "b/") + R.Path);
       continue;
     }
     if (ToStdout) {
