@@ -1,0 +1,2 @@
+#pragma once
+#define SCALE_FACTOR 3
