@@ -102,7 +102,7 @@ loadDatabase(std::unique_ptr<clang::tooling::FixedCompilationDatabase> FromDashD
   using namespace clang::tooling;
   if (!BuildPath.empty()) {
     std::unique_ptr<CompilationDatabase> Db =
-        CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
+        CompilationDatabase::loadFromDirectory(BuildPath, Error);
     if (!Db)
       Error = "cannot load a compilation database from '" + BuildPath + "': " + Error;
     return Db;
