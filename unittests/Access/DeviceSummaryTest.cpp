@@ -1,0 +1,85 @@
+//===- DeviceSummaryTest.cpp - Kernel and device-function summaries ---------===//
+#include "streamalloc/Access/DeviceSummary.h"
+#include "streamalloc/Access/MemoryObjects.h"
+
+#include "Support/ParseCuda.h"
+
+#include "clang/AST/Decl.h"
+#include "gtest/gtest.h"
+
+using namespace streamalloc;
+using namespace streamalloc::test;
+
+namespace {
+
+TEST(DeviceSummary, ReadOnlyAndWrittenParametersAreTold) {
+  auto AST = parseCuda(R"cu(
+__global__ void k(const float *in, float *out, float *both, int n) {
+  int i = threadIdx.x;
+  out[i] = in[i];
+  both[i] += 1.0f;
+})cu");
+  DeviceSummaries S;
+  const DeviceSummary &K = S.get(findFunction(*AST, "k"));
+  EXPECT_EQ(K.ParamModes[0], ReadAccess);
+  EXPECT_EQ(K.ParamModes[1], WriteAccess);
+  EXPECT_EQ(K.ParamModes[2], ReadWriteAccess);
+  EXPECT_EQ(K.ParamModes[3], NoAccess);
+  EXPECT_EQ(K.UnknownMode, NoAccess);
+}
+
+TEST(DeviceSummary, DeviceFunctionCalleesArePropagated) {
+  auto AST = parseCuda(R"cu(
+__device__ void store(float *p, float v) { *p = v; }
+__global__ void k(float *a, const float *b) { store(a + threadIdx.x, b[0]); })cu");
+  DeviceSummaries S;
+  const DeviceSummary &K = S.get(findFunction(*AST, "k"));
+  EXPECT_EQ(K.ParamModes[0], WriteAccess);
+  EXPECT_EQ(K.ParamModes[1], ReadAccess);
+}
+
+TEST(DeviceSummary, GlobalsAndSharedMemory) {
+  auto AST = parseCuda(R"cu(
+__device__ int counter;
+__global__ void k(int *out) {
+  __shared__ int tile[32];
+  tile[threadIdx.x] = counter;
+  out[threadIdx.x] = tile[0];
+})cu");
+  DeviceSummaries S;
+  const DeviceSummary &K = S.get(findFunction(*AST, "k"));
+  ASSERT_EQ(K.Globals.size(), 1u);
+  EXPECT_EQ(K.Globals.begin()->second, ReadAccess);
+  EXPECT_EQ(K.ParamModes[0], WriteAccess);
+  EXPECT_EQ(K.UnknownMode, NoAccess); // shared memory is private to the block
+}
+
+TEST(DeviceSummary, AtomicsReadAndWrite) {
+  auto AST = parseCuda(R"cu(
+__global__ void k(int *sum, const int *v) { atomicAdd(sum, v[threadIdx.x]); })cu");
+  DeviceSummaries S;
+  const DeviceSummary &K = S.get(findFunction(*AST, "k"));
+  EXPECT_EQ(K.ParamModes[0], ReadWriteAccess);
+  EXPECT_EQ(K.ParamModes[1], ReadAccess);
+}
+
+TEST(DeviceSummary, PointersLoadedFromMemoryAreUnknown) {
+  auto AST = parseCuda(R"cu(
+__global__ void k(float **table) { table[0][threadIdx.x] = 1.0f; })cu");
+  DeviceSummaries S;
+  const DeviceSummary &K = S.get(findFunction(*AST, "k"));
+  EXPECT_EQ(K.UnknownMode, WriteAccess);
+  EXPECT_EQ(K.ParamModes[0], ReadAccess);
+}
+
+TEST(DeviceSummary, RecursionFallsBackToUnknown) {
+  auto AST = parseCuda(R"cu(
+__device__ void walk(int *p, int n) { if (n) { p[n] = 0; walk(p, n - 1); } }
+__global__ void k(int *p) { walk(p, 4); })cu");
+  DeviceSummaries S;
+  const DeviceSummary &K = S.get(findFunction(*AST, "k"));
+  EXPECT_EQ(K.ParamModes[0], WriteAccess);
+  EXPECT_EQ(K.UnknownMode, ReadWriteAccess);
+}
+
+} // namespace

@@ -1,0 +1,175 @@
+//===- FunctionAccessesTest.cpp - Points-to and read/write sets -------------===//
+#include "streamalloc/Access/DeviceSummary.h"
+#include "streamalloc/Access/FunctionAccesses.h"
+
+#include "Support/ParseCuda.h"
+
+#include "clang/AST/ASTContext.h"
+#include "gtest/gtest.h"
+
+using namespace streamalloc;
+using namespace streamalloc::test;
+
+namespace {
+
+/// "name:RW, ..." for an access set, objects sorted by id.
+std::string show(const AccessSet &Set, const ObjectTable &Objects) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  Set.print(OS, Objects);
+  return S;
+}
+
+struct Analysed {
+  std::unique_ptr<clang::ASTUnit> AST;
+  DeviceSummaries Device;
+  std::unique_ptr<FunctionAccesses> FA;
+  const clang::FunctionDecl *F = nullptr;
+
+  explicit Analysed(const std::string &Code, llvm::StringRef Function = "run") {
+    AST = parseCuda(Code);
+    F = findFunction(*AST, Function);
+    if (F)
+      FA = std::make_unique<FunctionAccesses>(*F, AST->getASTContext(), Device);
+  }
+  std::string effects(unsigned Op) const { return show(FA->ops()[Op].Effects, FA->objects()); }
+  std::string host(llvm::StringRef StmtPrefix) const {
+    return show(FA->accessesOf(findStmt(F, StmtPrefix)).Host, FA->objects());
+  }
+};
+
+const char *Kernels = R"cu(
+#include <cstdio>
+#include <cstdlib>
+__global__ void add(const float *a, const float *b, float *c, int n) {
+  int i = threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+__global__ void fill(float *p, float v) { p[threadIdx.x] = v; }
+)cu";
+
+TEST(FunctionAccesses, CopiesReadTheirSourceAndWriteTheirDestination) {
+  Analysed A(std::string(Kernels) + R"cu(
+void run(int n) {
+  float *h = (float *)malloc(n * 4);
+  float *d;
+  cudaMalloc(&d, n * 4);
+  cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(h, d, n * 4, cudaMemcpyDeviceToHost);
+})cu");
+  ASSERT_TRUE(A.FA);
+  ASSERT_EQ(A.FA->ops().size(), 2u);
+  EXPECT_EQ(A.effects(0), "h:R, d:W");
+  EXPECT_EQ(A.effects(1), "h:W, d:R");
+}
+
+TEST(FunctionAccesses, LaunchInstantiatesTheKernelSummary) {
+  Analysed A(std::string(Kernels) + R"cu(
+void run(int n) {
+  float *x, *y, *z;
+  cudaMalloc(&x, n * 4);
+  cudaMalloc(&y, n * 4);
+  cudaMalloc(&z, n * 4);
+  add<<<1, 32>>>(x, y, z, n);
+})cu");
+  ASSERT_EQ(A.FA->ops().size(), 1u);
+  EXPECT_EQ(A.effects(0), "x:R, y:R, z:W");
+}
+
+TEST(FunctionAccesses, PointerArithmeticStaysInTheSameObject) {
+  Analysed A(std::string(Kernels) + R"cu(
+void run(int n) {
+  float *d;
+  cudaMalloc(&d, 2 * n * 4);
+  float *second = d + n;
+  fill<<<1, 32>>>(second, 1.0f);
+})cu");
+  EXPECT_EQ(A.effects(0), "d:W");
+}
+
+TEST(FunctionAccesses, ParametersPointToUnknown) {
+  Analysed A(std::string(Kernels) + R"cu(
+void run(float *d) { fill<<<1, 32>>>(d, 1.0f); })cu");
+  EXPECT_EQ(A.effects(0), "<unknown>:W");
+  EXPECT_NE(A.FA->ops()[0].UnknownWhy.find("`d` is a parameter"), std::string::npos);
+}
+
+TEST(FunctionAccesses, AddressPassedToAnUnknownCallMakesThePointerUnknown) {
+  Analysed A(std::string(Kernels) + R"cu(
+void allocate(float **p);
+void run() {
+  float *d;
+  allocate(&d);
+  fill<<<1, 32>>>(d, 1.0f);
+})cu");
+  EXPECT_EQ(A.effects(0), "<unknown>:W");
+}
+
+TEST(FunctionAccesses, ScalarReadBackThroughItsAddressIsAnObject) {
+  Analysed A(R"cu(
+#include <cstdio>
+#include <cstdlib>
+void run(const float *d) {
+  float sum;
+  cudaMemcpy(&sum, d, sizeof(float), cudaMemcpyDeviceToHost);
+  printf("%f\n", sum);
+})cu");
+  EXPECT_EQ(A.effects(0), "<unknown>:R, sum:W");
+  EXPECT_EQ(A.host("printf"), "sum:R");
+}
+
+TEST(FunctionAccesses, UntrackedLocalsAreInvisibleToOtherCode) {
+  Analysed A(R"cu(
+#include <cstdio>
+#include <cstdlib>
+void run(float *h, int n) {
+  int count = 0;
+  for (int i = 0; i < n; ++i) count += 1;
+})cu");
+  EXPECT_EQ(A.host("for"), "-");
+}
+
+TEST(FunctionAccesses, CallWithoutModelTouchesUnknown) {
+  Analysed A(R"cu(
+void helper();
+void run() { helper(); })cu");
+  StmtAccesses S = A.FA->accessesOf(findStmt(A.F, "helper"));
+  EXPECT_TRUE(S.Host.touchesUnknown());
+  EXPECT_NE(S.UnknownWhy.find("`helper`"), std::string::npos);
+}
+
+TEST(FunctionAccesses, ExitOnAnErrorPathDoesNotTouchMemory) {
+  Analysed A(R"cu(
+#include <cstdio>
+#include <cstdlib>
+void run(int bad) {
+  if (bad) exit(1);
+  exit(0);
+})cu");
+  EXPECT_EQ(A.host("if"), "-");
+  EXPECT_EQ(A.host("exit(0)"), "<unknown>:RW");
+}
+
+TEST(FunctionAccesses, DeviceSynchronizeIsASyncOnlyWhenItAlwaysRuns) {
+  Analysed A(R"cu(
+#include <cstdio>
+#include <cstdlib>
+void run(int c) {
+  cudaDeviceSynchronize();
+  c ? cudaDeviceSynchronize() : cudaSuccess;
+})cu");
+  EXPECT_TRUE(A.FA->accessesOf(findStmt(A.F, "cudaDeviceSynchronize")).SyncsDevice);
+  EXPECT_FALSE(A.FA->accessesOf(findStmt(A.F, "c ?")).SyncsDevice);
+}
+
+TEST(FunctionAccesses, SymbolCopiesTouchTheSymbol) {
+  Analysed A(R"cu(
+__device__ float table[16];
+void run() {
+  float h[16] = {0};
+  cudaMemcpyToSymbol(table, h, sizeof(h));
+})cu");
+  EXPECT_EQ(A.effects(0), "table:W, h:R");
+}
+
+} // namespace

@@ -1,0 +1,154 @@
+//===- CraTest.cpp - Decisions and wait placement ---------------------------===//
+#include "streamalloc/Access/DeviceSummary.h"
+#include "streamalloc/Access/FunctionAccesses.h"
+#include "streamalloc/CRA/Cra.h"
+
+#include "Support/ParseCuda.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "gtest/gtest.h"
+
+using namespace streamalloc;
+using namespace streamalloc::test;
+
+namespace {
+
+const char *Prelude = R"cu(
+#include <cstdlib>
+__global__ void fill(float *p, float v) { p[threadIdx.x] = v; }
+void helper();
+)cu";
+
+struct CraRun {
+  std::unique_ptr<clang::ASTUnit> AST;
+  DeviceSummaries Device;
+  std::unique_ptr<FunctionAccesses> FA;
+  CraResult R;
+
+  explicit CraRun(const std::string &Body) {
+    AST = parseCuda(std::string(Prelude) + "void run(int n, int c) {\n" + Body + "\n}\n");
+    const clang::FunctionDecl *F = findFunction(*AST, "run");
+    FA = std::make_unique<FunctionAccesses>(*F, AST->getASTContext(), Device);
+    R = runCra(*FA, std::vector<std::string>(FA->ops().size()));
+  }
+  /// Line of the snippet (1 = first line of the body) where each wait goes.
+  std::vector<unsigned> waitLines() const {
+    std::vector<unsigned> Lines;
+    for (const Wait &W : R.Waits)
+      Lines.push_back(W.Line - 5);
+    return Lines;
+  }
+};
+
+TEST(Cra, StraightLineWaitsRightBeforeTheFirstConflictingRead) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *z = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+cudaMemcpy(d, h, 64, cudaMemcpyHostToDevice);
+fill<<<1, 16>>>(d, 1.0f);
+cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+z[0] = 1.0f;
+h[1] = z[0] + 1.0f;
+free(h);)cu");
+  ASSERT_EQ(T.R.Ops.size(), 3u);
+  for (const OpDecision &D : T.R.Ops)
+    EXPECT_TRUE(D.Async);
+  EXPECT_EQ(T.waitLines(), std::vector<unsigned>{7});
+  EXPECT_EQ(T.R.Waits[0].Cause, WaitCause::Conflict);
+  EXPECT_EQ(T.R.Waits[0].ObjectName, "h");
+  EXPECT_TRUE(T.R.Waits[0].HostWrites);
+}
+
+TEST(Cra, HostWriteToABufferBeingCopiedWaits) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+cudaMemcpy(d, h, 64, cudaMemcpyHostToDevice);
+h[0] = 2.0f;)cu");
+  EXPECT_EQ(T.waitLines(), std::vector<unsigned>{4});
+  EXPECT_TRUE(T.R.Waits[0].HostWrites);
+}
+
+TEST(Cra, UnknownCallWaitsBeforeIt) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+cudaMemcpy(d, h, 64, cudaMemcpyHostToDevice);
+helper();)cu");
+  EXPECT_EQ(T.waitLines(), std::vector<unsigned>{4});
+  EXPECT_NE(T.R.Waits[0].Detail.find("helper"), std::string::npos);
+}
+
+TEST(Cra, FunctionEndWaitsForWhatIsStillPending) {
+  CraRun T(R"cu(float *d;
+cudaMalloc(&d, 64);
+fill<<<1, 16>>>(d, 1.0f);)cu");
+  ASSERT_EQ(T.R.Waits.size(), 1u);
+  EXPECT_EQ(T.R.Waits[0].Cause, WaitCause::FunctionEnd);
+}
+
+TEST(Cra, LoopBodyWaitsAtItsEnd) {
+  CraRun T(R"cu(float *d;
+cudaMalloc(&d, 64);
+for (int i = 0; i < n; ++i) {
+  fill<<<1, 16>>>(d, 1.0f);
+}
+cudaFree(d);)cu");
+  ASSERT_EQ(T.R.Waits.size(), 1u);
+  EXPECT_EQ(T.R.Waits[0].Cause, WaitCause::BlockEnd);
+  EXPECT_TRUE(T.R.Ops[0].Async);
+}
+
+TEST(Cra, OpsInAnIfBranchStayPendingAfterIt) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+if (c) {
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+}
+n = n + 1;
+h[0] = 1.0f;)cu");
+  EXPECT_EQ(T.waitLines(), std::vector<unsigned>{7});
+}
+
+TEST(Cra, OpInAConditionStaysSynchronous) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+if (cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost) != cudaSuccess)
+  return;)cu");
+  EXPECT_FALSE(T.R.Ops[0].Async);
+  EXPECT_TRUE(T.R.Waits.empty());
+}
+
+TEST(Cra, DeviceSynchronizeClearsThePendingSet) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+cudaDeviceSynchronize();
+h[0] = 1.0f;)cu");
+  EXPECT_TRUE(T.R.Waits.empty());
+}
+
+TEST(Cra, ReturnWithOpsPendingWaits) {
+  CraRun T(R"cu(float *d;
+cudaMalloc(&d, 64);
+fill<<<1, 16>>>(d, 1.0f);
+if (c) {
+  return;
+}
+fill<<<1, 16>>>(d, 2.0f);)cu");
+  ASSERT_GE(T.R.Waits.size(), 1u);
+  EXPECT_EQ(T.R.Waits[0].Cause, WaitCause::LeavesFunction);
+  EXPECT_EQ(T.waitLines()[0], 4u);
+}
+
+TEST(Cra, BlockedOpsStaySynchronousWithTheirReason) {
+  auto AST = parseCuda(std::string(Prelude) + R"cu(
+void run() { float *d; cudaMalloc(&d, 64); fill<<<1, 16>>>(d, 1.0f); })cu");
+  DeviceSummaries Device;
+  FunctionAccesses FA(*findFunction(*AST, "run"), AST->getASTContext(), Device);
+  CraResult R = runCra(FA, {"spelled inside the body of macro `M`"});
+  EXPECT_FALSE(R.Ops[0].Async);
+  EXPECT_EQ(R.Ops[0].WhySync, "spelled inside the body of macro `M`");
+  EXPECT_TRUE(R.Waits.empty());
+}
+
+} // namespace

@@ -1,0 +1,48 @@
+//===- EditListTest.cpp ---------------------------------------------------===//
+#include "streamalloc/Transform/EditList.h"
+
+#include "gtest/gtest.h"
+
+using namespace streamalloc;
+
+TEST(EditList, AppliesReplacementsAndInsertionsInOnePass) {
+  EditList E;
+  E.replace(0, 10, "cudaMemcpyAsync");
+  E.insert(15, ", s");
+  std::string Out, Error;
+  ASSERT_TRUE(E.apply("cudaMemcpy(a, b)", Out, Error)) << Error;
+  EXPECT_EQ(Out, "cudaMemcpyAsync(a, b, s)");
+}
+
+TEST(EditList, InsertionsAtOneOffsetKeepTheirOrder) {
+  EditList E;
+  E.insert(2, "1");
+  E.insert(2, "2");
+  E.insert(2, "3");
+  std::string Out, Error;
+  ASSERT_TRUE(E.apply("ab", Out, Error));
+  EXPECT_EQ(Out, "ab123");
+}
+
+TEST(EditList, OverlappingReplacementsAreRefused) {
+  EditList E;
+  E.replace(0, 4, "x");
+  E.replace(2, 4, "y");
+  std::string Out, Error;
+  EXPECT_FALSE(E.apply("abcdefgh", Out, Error));
+  EXPECT_NE(Error.find("overlapping"), std::string::npos);
+}
+
+TEST(EditList, EditsOutsideTheTextAreRefused) {
+  EditList E;
+  E.insert(10, "x");
+  std::string Out, Error;
+  EXPECT_FALSE(E.apply("short", Out, Error));
+}
+
+TEST(EditList, NoEditsLeaveTheTextByteForByte) {
+  std::string Text = "line 1\r\nline 2\n\tno newline at end";
+  std::string Out, Error;
+  ASSERT_TRUE(EditList().apply(Text, Out, Error));
+  EXPECT_EQ(Out, Text);
+}
