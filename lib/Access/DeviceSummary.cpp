@@ -10,6 +10,7 @@
 #include "streamalloc/Access/MemoryObjects.h"
 
 #include "AstUtil.h"
+#include "streamalloc/Model/ApiModel.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -71,7 +72,7 @@ private:
   const FunctionDecl &F;
   DeviceSummary &Out;
   llvm::function_ref<const DeviceSummary &(const FunctionDecl *)> SummaryOf;
-  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Expr *, 2>> Sources;
+  llvm::MapVector<const VarDecl *, llvm::SmallVector<const Expr *, 2>> Sources;
   llvm::DenseMap<const VarDecl *, Roots> VarRoots;
 
   int paramIndex(const VarDecl *V) const {
@@ -309,6 +310,11 @@ private:
         Out.Globals[G] |= Mode;
       if (S.UnknownMode)
         record(Roots::unknown(S.UnknownWhy), S.UnknownMode);
+      Out.WritesOutput |= S.WritesOutput;
+      return;
+    }
+    if (const ApiFunction *Api = modelledCallee(Call); Api && Api->WritesOutput) {
+      Out.WritesOutput = true; // device printf: its text is flushed at the next sync
       return;
     }
     // Builtins, atomics, intrinsics: whatever they are given a pointer to may

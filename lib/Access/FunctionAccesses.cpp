@@ -13,6 +13,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
+#include <optional>
+
 using namespace clang;
 
 namespace streamalloc {
@@ -25,6 +27,13 @@ struct FunctionAccesses::Impl {
   PointsTo Pts;
   std::vector<GpuOp> Ops;
   llvm::DenseMap<const Expr *, unsigned> OpIndex;
+  std::optional<ObjectId> Output;
+
+  ObjectId output() {
+    if (!Output)
+      Output = Objects.add(ObjectKind::ProgramOutput, "the program's output", 0);
+    return *Output;
+  }
 
   Impl(const FunctionDecl &F, ASTContext &Ctx, DeviceSummaries &Device)
       : F(F), Ctx(Ctx), Device(Device), Pts(F, Ctx, Objects) {}
@@ -314,6 +323,8 @@ void HostAccessVisitor::visitApiCall(const CallExpr *Call, const ApiFunction &Ap
       break;
     }
   }
+  if (Api.WritesOutput)
+    Out.Host.add(P.output(), WriteAccess);
   switch (Api.Kind) {
   case ApiKind::DeviceSync:
     Out.SyncsDevice |= Conditional == 0;
@@ -368,22 +379,25 @@ GpuOp FunctionAccesses::Impl::makeApiOp(const CallExpr *Call, const ApiFunction 
            false};
   for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
     const Expr *Arg = Call->getArg(I);
+    auto Add = [&](const Pointees &Pt, uint8_t Mode) {
+      Pt.addTo(Op.Effects, Mode, Op.UnknownWhy);
+      Op.UsesTemporary |= Pt.Temporary;
+    };
     switch (Api.roleOf(I)) {
     case ArgRole::Read:
-      Pts.pointees(Arg).addTo(Op.Effects, ReadAccess, Op.UnknownWhy);
+      Add(Pts.pointees(Arg), ReadAccess);
       break;
     case ArgRole::Write:
-      Pts.pointees(Arg).addTo(Op.Effects, WriteAccess, Op.UnknownWhy);
+      Add(Pts.pointees(Arg), WriteAccess);
       break;
     case ArgRole::ReadWrite:
-      Pts.pointees(Arg).addTo(Op.Effects, ReadWriteAccess, Op.UnknownWhy);
+      Add(Pts.pointees(Arg), ReadWriteAccess);
       break;
     case ArgRole::SymbolRead:
     case ArgRole::SymbolWrite: {
       uint8_t Mode = Api.roleOf(I) == ArgRole::SymbolRead ? ReadAccess : WriteAccess;
       const Expr *Sym = Arg->IgnoreParenCasts();
-      Pointees Pt = Sym->isGLValue() ? Pts.addressOf(Sym) : Pts.pointees(Arg);
-      Pt.addTo(Op.Effects, Mode, Op.UnknownWhy);
+      Add(Sym->isGLValue() ? Pts.addressOf(Sym) : Pts.pointees(Arg), Mode);
       break;
     }
     case ArgRole::Unknown:
@@ -426,9 +440,12 @@ GpuOp FunctionAccesses::Impl::makeLaunch(const CUDAKernelCallExpr *Launch) {
     const ParmVarDecl *Param = Kernel->getParamDecl(I);
     Pointees Pt = Param->getType()->isReferenceType() ? Pts.addressOf(Arg) : Pts.pointees(Arg);
     Pt.addTo(Op.Effects, S.ParamModes[I], Op.UnknownWhy);
+    Op.UsesTemporary |= Pt.Temporary;
   }
   for (auto [Global, Mode] : S.Globals)
     Op.Effects.add(Pts.storageOf(Global), Mode);
+  if (S.WritesOutput)
+    Op.Effects.add(output(), WriteAccess);
   if (S.UnknownMode) {
     if (Op.UnknownWhy.empty())
       Op.UnknownWhy = "kernel `" + Op.Callee + "`: " + S.UnknownWhy;

@@ -25,6 +25,8 @@ llvm::StringRef objectKindName(ObjectKind Kind) {
     return "pinned-alloc";
   case ObjectKind::DeviceAllocation:
     return "device-alloc";
+  case ObjectKind::ProgramOutput:
+    return "output";
   }
   return "?";
 }

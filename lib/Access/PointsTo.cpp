@@ -23,6 +23,8 @@ bool Pointees::merge(const Pointees &Other) {
     Why = Other.Why;
     Changed = true;
   }
+  if (Other.Temporary && !Temporary)
+    Temporary = Changed = true;
   return Changed;
 }
 
@@ -291,8 +293,13 @@ Pointees PointsTo::addressOf(const Expr *E) {
     return pointees(UO->getSubExpr());
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     return ME->isArrow() ? pointees(ME->getBase()) : addressOf(ME->getBase());
-  if (isa<StringLiteral, MaterializeTemporaryExpr, CompoundLiteralExpr>(E))
-    return {};
+  if (isa<StringLiteral>(E))
+    return {}; // static storage the program cannot write
+  if (isa<MaterializeTemporaryExpr, CompoundLiteralExpr, CXXTemporaryObjectExpr>(E)) {
+    Pointees P;
+    P.Temporary = true;
+    return P;
+  }
   if (const auto *Cast = dyn_cast<CastExpr>(E))
     return addressOf(Cast->getSubExpr());
   return Pointees::unknown("an lvalue the analysis cannot follow");

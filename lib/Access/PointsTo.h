@@ -8,6 +8,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace streamalloc {
@@ -17,6 +18,9 @@ struct Pointees {
   llvm::SmallVector<ObjectId, 2> Objects;
   bool Unknown = false;
   std::string Why; ///< why Unknown, in words
+  /// Points into a temporary (or compound literal), which dies at the end of
+  /// its full-expression: an op using it must finish within the statement.
+  bool Temporary = false;
 
   bool merge(const Pointees &Other);
   static Pointees unknown(std::string Why);
@@ -46,7 +50,8 @@ private:
   clang::ASTContext &Ctx;
   ObjectTable &Objects;
   llvm::DenseSet<const clang::VarDecl *> PlainOnly; ///< locals used only plainly
-  llvm::DenseMap<const clang::VarDecl *, llvm::SmallVector<const clang::Expr *, 2>> Sources;
+  /// In source order, so objects are numbered the same way on every run.
+  llvm::MapVector<const clang::VarDecl *, llvm::SmallVector<const clang::Expr *, 2>> Sources;
   llvm::DenseMap<const clang::VarDecl *, Pointees> VarPointees;
   llvm::DenseMap<const clang::VarDecl *, ObjectId> Storage;
   llvm::DenseMap<const clang::Expr *, ObjectId> Sites;

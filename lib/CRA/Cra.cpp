@@ -7,6 +7,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -63,9 +64,16 @@ void regionsOf(const Stmt *S, llvm::SmallVectorImpl<const CompoundStmt *> &Out) 
     Body(Switch->getBody());
 }
 
+/// Statements whose inner ops stay synchronous: handlers of a try block may
+/// be entered from any point inside it, and the body of an OpenMP directive
+/// runs on several host threads that meet at an implicit barrier.
+bool isOpaqueRegion(const Stmt *S) {
+  return isa<CXXTryStmt, SEHTryStmt, CoroutineBodyStmt, CapturedStmt, OMPExecutableDirective>(S);
+}
+
 bool isControlFlow(const Stmt *S) {
-  return isa<CompoundStmt, IfStmt, ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt,
-             CXXTryStmt, SEHTryStmt, CoroutineBodyStmt>(S);
+  return isa<CompoundStmt, IfStmt, ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S) ||
+         isOpaqueRegion(S);
 }
 
 /// Label, case and attribute wrappers are transparent: the wait goes after
@@ -85,8 +93,10 @@ const Stmt *unwrapLabels(const Stmt *S) {
 
 class CraWalker {
 public:
-  CraWalker(const FunctionAccesses &FA, const std::vector<std::string> &Blocked)
-      : FA(FA), Blocked(Blocked), SM(FA.function().getASTContext().getSourceManager()) {
+  CraWalker(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
+            const std::vector<unsigned> &InactiveCode)
+      : FA(FA), Blocked(Blocked), InactiveCode(InactiveCode),
+        SM(FA.function().getASTContext().getSourceManager()) {
     R.Ops.resize(FA.ops().size());
     for (const GpuOp &Op : FA.ops())
       R.Ops[Op.Id].WhySync =
@@ -113,7 +123,18 @@ public:
 private:
   const FunctionAccesses &FA;
   const std::vector<std::string> &Blocked;
+  const std::vector<unsigned> &InactiveCode;
   const SourceManager &SM;
+
+  unsigned offsetOf(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
+
+  /// The first `#if` with inactive code in [Begin, End), if any.
+  std::optional<unsigned> inactiveCodeIn(unsigned Begin, unsigned End) const {
+    for (unsigned Offset : InactiveCode)
+      if (Offset >= Begin && Offset < End)
+        return Offset;
+    return std::nullopt;
+  }
   CraResult R;
   bool IsMain = false;
 
@@ -197,15 +218,88 @@ private:
     return false;
   }
 
+  bool isLoop(const Stmt *S) const {
+    return isa<ForStmt, WhileStmt, CXXForRangeStmt>(S) ||
+           (isa<DoStmt>(S) && !runsAtMostOnce(S));
+  }
+
+  /// The parts of a loop evaluated between iterations.
+  static llvm::SmallVector<const Stmt *, 2> loopHeader(const Stmt *S) {
+    if (const auto *For = dyn_cast<ForStmt>(S))
+      return {For->getCond(), For->getInc()};
+    if (const auto *While = dyn_cast<WhileStmt>(S))
+      return {While->getCond()};
+    if (const auto *Do = dyn_cast<DoStmt>(S))
+      return {Do->getCond()};
+    return {};
+  }
+
+  /// Analyses a loop body with the ops its previous iterations may leave
+  /// pending (a fixpoint over the back edge). Returns the ops that may still
+  /// be pending when the loop ends. When they would conflict with the loop
+  /// header, use a variable declared in the body (it dies every iteration),
+  /// or the loop is a range-for (its element reads are not modelled per
+  /// iteration), the body waits at its end instead and nothing is returned.
+  std::vector<unsigned> processLoopBody(const Stmt *Loop, const CompoundStmt *Body,
+                                        const std::vector<unsigned> &Outer) {
+    const CraResult Saved = R;
+    std::vector<unsigned> Head = Outer, Left;
+    while (true) {
+      Left = processRegion(Body, Head, /*MayNotRun=*/true);
+      bool Grew = false;
+      for (unsigned Op : Left)
+        if (!llvm::is_contained(Head, Op))
+          Head.push_back(Op), Grew = true;
+      if (!Grew)
+        break;
+      R = Saved; // analyse again from the larger loop-head state
+    }
+    bool CarryOver = !isa<CXXForRangeStmt>(Loop) && !usesBlockLocals(Left, Body, Loop);
+    const llvm::SmallVector<unsigned, 1> NoAsyncOps;
+    for (const Stmt *Part : loopHeader(Loop)) {
+      if (!Part || !CarryOver)
+        continue;
+      StmtAccesses A = FA.accessesOf(Part, true);
+      CarryOver = !conflict(Left, effectiveAccesses(A, NoAsyncOps), A.UnknownWhy);
+    }
+    if (CarryOver || Left.empty())
+      return Left;
+    R = Saved;
+    Left = processRegion(Body, Outer, /*MayNotRun=*/true);
+    if (!Left.empty())
+      addWait({InsertionPoint::BlockEnd, Body}, Left, WaitCause::BlockEnd,
+              lineOf(Body->getRBracLoc()));
+    return {};
+  }
+
   /// Whether any of \p Ops may use a variable declared in \p Block (an op
   /// whose effects are Unknown may, if the block declares any).
-  bool usesBlockLocals(const std::vector<unsigned> &Ops, const CompoundStmt *Block) const {
+  bool usesBlockLocals(const std::vector<unsigned> &Ops, const CompoundStmt *Block,
+                       const Stmt *Owner) const {
     llvm::SmallPtrSet<const VarDecl *, 8> Locals;
-    for (const Stmt *Child : Block->body())
-      if (const auto *DS = dyn_cast<DeclStmt>(unwrapLabels(Child)))
+    auto AddDecls = [&](const Stmt *S) {
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(S))
         for (const Decl *D : DS->decls())
           if (const auto *V = dyn_cast<VarDecl>(D))
             Locals.insert(V);
+    };
+    for (const Stmt *Child : Block->body())
+      AddDecls(unwrapLabels(Child));
+    // Variables of the owning statement's init-statement or condition die
+    // with it too (`if (float r[4]; c)`, `for (float b[2]; ...)`).
+    if (const auto *If = dyn_cast<IfStmt>(Owner)) {
+      AddDecls(If->getInit());
+      Locals.insert(If->getConditionVariable());
+    } else if (const auto *For = dyn_cast<ForStmt>(Owner)) {
+      AddDecls(For->getInit());
+      Locals.insert(For->getConditionVariable());
+    } else if (const auto *While = dyn_cast<WhileStmt>(Owner)) {
+      Locals.insert(While->getConditionVariable());
+    } else if (const auto *Switch = dyn_cast<SwitchStmt>(Owner)) {
+      AddDecls(Switch->getInit());
+      Locals.insert(Switch->getConditionVariable());
+    }
+    Locals.erase(nullptr);
     if (Locals.empty())
       return false;
     for (unsigned Op : Ops)
@@ -240,14 +334,35 @@ private:
       Inherited.clear();
     };
 
+    unsigned Previous = offsetOf(Block->getLBracLoc());
+    // Code in an inactive #if branch between statements may, when compiled
+    // in, touch anything: wait before its directive.
+    auto InactiveBefore = [&](unsigned Next) {
+      std::optional<unsigned> Directive = inactiveCodeIn(Previous, Next);
+      if (Directive && !All().empty()) {
+        addWait({InsertionPoint::BeforeDirective, nullptr, *Directive}, All(),
+                WaitCause::InactiveCode, SM.getLineNumber(SM.getMainFileID(), *Directive));
+        Local.clear();
+        Inherited.clear();
+      }
+    };
+
     for (const Stmt *Child : Block->body()) {
       const Stmt *S = unwrapLabels(Child);
+      InactiveBefore(offsetOf(Child->getBeginLoc()));
+      Previous = offsetOf(Child->getEndLoc());
       trace(S, All());
       StmtAccesses A = FA.accessesOf(S, MayNotRun);
+      if (std::optional<unsigned> Inside = inactiveCodeIn(offsetOf(S->getBeginLoc()), Previous)) {
+        A.Host.add(UnknownObject, ReadWriteAccess);
+        if (A.UnknownWhy.empty())
+          A.UnknownWhy = "code in an inactive #if branch on line " +
+                         std::to_string(SM.getLineNumber(SM.getMainFileID(), *Inside));
+      }
 
       if (isControlFlow(S)) {
         llvm::SmallVector<unsigned, 8> Candidates;
-        if (!isa<CXXTryStmt, SEHTryStmt, CoroutineBodyStmt>(S))
+        if (!isOpaqueRegion(S))
           nestedCandidates(S, Candidates);
         Exits E;
         bool IsLoop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
@@ -261,17 +376,21 @@ private:
           WaitBefore(S, WaitCause::LeavesBlock);
         // A device sync inside a branch or loop may not run: it clears nothing.
         llvm::SmallVector<const CompoundStmt *, 4> Regions;
-        if (!isa<CXXTryStmt, SEHTryStmt, CoroutineBodyStmt>(S))
+        if (!isOpaqueRegion(S))
           regionsOf(S, Regions);
         std::vector<unsigned> Outer = All();
         std::vector<unsigned> FlowOut;
         for (const CompoundStmt *Region : Regions) {
+          bool Loop = isLoop(S);
           std::vector<unsigned> Left =
-              processRegion(Region, Outer, MayNotRun || !isa<CompoundStmt, DoStmt>(S));
-          // Ops of a block that runs at most once per execution of S may stay
-          // pending after it (the union over its paths), unless they use a
-          // variable that dies with the block. A loop or switch body waits.
-          if (!Left.empty() && (!runsAtMostOnce(S) || usesBlockLocals(Left, Region)))
+              Loop ? processLoopBody(S, Region, Outer)
+                   : processRegion(Region, Outer, MayNotRun || !isa<CompoundStmt, DoStmt>(S));
+          // Ops of a block that runs at most once per execution of S, or of a
+          // loop body whose next iterations and header they do not conflict
+          // with, may stay pending after it (the union over its paths), unless
+          // they use a variable that dies with the block. A switch body waits.
+          if (!Left.empty() &&
+              ((!Loop && !runsAtMostOnce(S)) || usesBlockLocals(Left, Region, S)))
             addWait({InsertionPoint::BlockEnd, Region}, Left, WaitCause::BlockEnd,
                     lineOf(Region->getRBracLoc()));
           else
@@ -325,14 +444,16 @@ private:
         Inherited.clear();
       }
     }
+    InactiveBefore(offsetOf(Block->getRBracLoc()));
     return Local;
   }
 };
 
 } // namespace
 
-CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked) {
-  return CraWalker(FA, Blocked).run();
+CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
+                 const std::vector<unsigned> &InactiveCode) {
+  return CraWalker(FA, Blocked, InactiveCode).run();
 }
 
 namespace {
@@ -367,6 +488,8 @@ std::string describeWait(const Wait &W, const FunctionAccesses &FA) {
     return "finish GPU work started in this block";
   case WaitCause::FunctionEnd:
     return "finish GPU work before " + FA.name() + " returns";
+  case WaitCause::InactiveCode:
+    return "code in the inactive branch below may use the GPU's results when compiled in";
   }
   return "";
 }
@@ -383,6 +506,8 @@ llvm::StringRef waitCauseName(WaitCause Cause) {
     return "block-end";
   case WaitCause::FunctionEnd:
     return "function-end";
+  case WaitCause::InactiveCode:
+    return "inactive-code";
   }
   return "?";
 }

@@ -29,10 +29,13 @@ namespace streamalloc {
 namespace {
 
 /// Remembers where top-level #include lines of the main file end, so the
-/// stream pool can go after them.
-class IncludeTracker : public PPCallbacks {
+/// stream pool can go after them, and which #if blocks of the main file hold
+/// code this configuration skips.
+class PreprocessorTracker : public PPCallbacks {
 public:
-  IncludeTracker(const SourceManager &SM, std::vector<unsigned> &Ends) : SM(SM), Ends(Ends) {}
+  PreprocessorTracker(const SourceManager &SM, std::vector<unsigned> &IncludeEnds,
+                      std::vector<unsigned> &InactiveIfs)
+      : SM(SM), IncludeEnds(IncludeEnds), InactiveIfs(InactiveIfs) {}
 
   void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool,
                           CharSourceRange FilenameRange, OptionalFileEntryRef, StringRef,
@@ -41,17 +44,42 @@ public:
       return;
     StringRef Buffer = SM.getBufferData(SM.getMainFileID());
     size_t NL = Buffer.find('\n', SM.getFileOffset(FilenameRange.getEnd()));
-    Ends.push_back(NL == StringRef::npos ? Buffer.size() : NL + 1);
+    IncludeEnds.push_back(NL == StringRef::npos ? Buffer.size() : NL + 1);
   }
   void If(SourceLocation, SourceRange, ConditionValueKind) override { ++Depth; }
   void Ifdef(SourceLocation, const Token &, const MacroDefinition &) override { ++Depth; }
   void Ifndef(SourceLocation, const Token &, const MacroDefinition &) override { ++Depth; }
-  void Endif(SourceLocation, SourceLocation) override { Depth -= Depth > 0; }
+  void Endif(SourceLocation Loc, SourceLocation IfLoc) override {
+    Depth -= Depth > 0;
+    if (SM.isWrittenInMainFile(IfLoc) && SM.isWrittenInMainFile(Loc))
+      Blocks.push_back({lineStart(SM.getFileOffset(IfLoc)), SM.getFileOffset(Loc)});
+  }
+  // Called after the Endif of the block it skipped.
+  void SourceRangeSkipped(SourceRange Range, SourceLocation) override {
+    if (!SM.isWrittenInMainFile(Range.getBegin()))
+      return;
+    unsigned Skipped = SM.getFileOffset(Range.getBegin());
+    // The innermost #if ... #endif around the skipped part: a wait must go
+    // before the whole block, so that it runs in every configuration.
+    std::optional<std::pair<unsigned, unsigned>> Inner;
+    for (const auto &B : Blocks)
+      if (B.first <= Skipped && Skipped < B.second && (!Inner || B.first >= Inner->first))
+        Inner = B;
+    if (Inner && !llvm::is_contained(InactiveIfs, Inner->first))
+      InactiveIfs.push_back(Inner->first);
+  }
 
 private:
   const SourceManager &SM;
-  std::vector<unsigned> &Ends;
+  std::vector<unsigned> &IncludeEnds;
+  std::vector<unsigned> &InactiveIfs;
   unsigned Depth = 0;
+  std::vector<std::pair<unsigned, unsigned>> Blocks; ///< (#if line start, #endif offset)
+
+  unsigned lineStart(unsigned Offset) const {
+    size_t NL = SM.getBufferData(SM.getMainFileID()).rfind('\n', Offset);
+    return NL == StringRef::npos ? 0 : NL + 1;
+  }
 };
 
 bool isAnalysedHostFunction(const FunctionDecl *F, const SourceManager &SM) {
@@ -105,9 +133,8 @@ public:
       return true;
     unsigned Line = SM.getExpansionLineNumber(Call->getBeginLoc());
     std::string At = "line " + std::to_string(Line) + ": ";
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    const ApiFunction *Api =
-        Callee && Callee->getIdentifier() ? lookupApi(Callee->getName()) : nullptr;
+    std::string Name = spelledCallee(Call);
+    const ApiFunction *Api = Name.empty() ? nullptr : lookupApi(Name);
     if (Api && Api->Kind == ApiKind::UserStreams)
       block(At + "`" + Api->Name.str() + "`: the program manages its own streams");
     if (Api && Api->Kind == ApiKind::DeviceSelect) {
@@ -122,13 +149,23 @@ public:
         continue;
       if (Arg->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) ==
           Expr::NPCK_NotNull)
-        block(At + "passes a stream of the program's own (`" +
-              (Callee ? Callee->getNameAsString() : std::string("call")) + "`)");
+        block(At + "passes a stream of the program's own (`" + (Name.empty() ? "call" : Name) +
+              "`)");
     }
     bool IsOp = isa<CUDAKernelCallExpr>(Call) || (Api && Api->isGpuOp());
     if (IsOp && !Stack.empty() && !isAnalysedHostFunction(Stack.back(), SM))
       OpsInTemplates.push_back({Call, Stack.back()});
     return true;
+  }
+
+  /// The name a call is written with, also when it is unresolved in a template.
+  static std::string spelledCallee(const CallExpr *Call) {
+    const Expr *C = Call->getCallee() ? Call->getCallee()->IgnoreParenImpCasts() : nullptr;
+    if (const auto *ULE = dyn_cast_or_null<UnresolvedLookupExpr>(C))
+      return ULE->getName().getAsString();
+    if (const FunctionDecl *F = Call->getDirectCallee(); F && F->getIdentifier())
+      return F->getName().str();
+    return "";
   }
 
 private:
@@ -181,8 +218,10 @@ const char *opKindName(GpuOpKind K) {
 class PipelineConsumer : public ASTConsumer {
 public:
   PipelineConsumer(FileResult &Result, const PipelineOptions &Options,
-                   const std::vector<unsigned> &IncludeEnds, Preprocessor &PP)
-      : Result(Result), Options(Options), IncludeEnds(IncludeEnds), PP(PP) {}
+                   const std::vector<unsigned> &IncludeEnds,
+                   const std::vector<unsigned> &InactiveIfs, Preprocessor &PP)
+      : Result(Result), Options(Options), IncludeEnds(IncludeEnds), InactiveIfs(InactiveIfs),
+        PP(PP) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred())
@@ -213,8 +252,9 @@ public:
       R.Function = F->getQualifiedNameAsString();
       R.Line = SM.getSpellingLineNumber(SM.getFileLoc(Call->getBeginLoc()));
       R.Column = SM.getSpellingColumnNumber(SM.getFileLoc(Call->getBeginLoc()));
-      const auto *Callee = cast<CallExpr>(Call)->getDirectCallee();
-      R.Callee = Callee ? Callee->getNameAsString() : "kernel";
+      R.Callee = Survey::spelledCallee(cast<CallExpr>(Call));
+      if (R.Callee.empty())
+        R.Callee = "kernel";
       R.Kind = isa<CUDAKernelCallExpr>(Call) ? "launch" : "copy";
       R.Reason = whySkipped(F);
       Result.Report.Ops.push_back(std::move(R));
@@ -236,6 +276,7 @@ private:
   FileResult &Result;
   const PipelineOptions &Options;
   const std::vector<unsigned> &IncludeEnds;
+  const std::vector<unsigned> &InactiveIfs;
   Preprocessor &PP;
 
   bool dumps(DumpStage D) const { return llvm::is_contained(Options.Dumps, D); }
@@ -247,16 +288,19 @@ private:
     if (FA.ops().empty() && !F.isMain())
       return;
     std::vector<std::string> Blocked = Rewriter.rewritability(FA);
+    for (const GpuOp &Op : FA.ops())
+      if (Blocked[Op.Id].empty() && Op.UsesTemporary)
+        Blocked[Op.Id] = "it uses a temporary object that is destroyed at the end of the statement";
     if (!FileBlockers.empty())
       for (std::string &Why : Blocked)
         Why = "the file is left unchanged: " + FileBlockers.front();
-    CraResult Cra = runCra(FA, Blocked);
+    CraResult Cra = runCra(FA, Blocked, InactiveIfs);
     // A wait that the text would put before an op it covers (both from one
     // macro expansion) cannot be placed: keep such ops synchronous.
     for (std::vector<unsigned> Misplaced; !(Misplaced = Rewriter.misplacedWaits(FA, Cra)).empty();) {
       for (unsigned Op : Misplaced)
         Blocked[Op] = "the wait it needs would fall inside a macro expansion before it";
-      Cra = runCra(FA, Blocked);
+      Cra = runCra(FA, Blocked, InactiveIfs);
     }
     StreamPlan Plan = planStreams(FA, Cra, Options.Schedule);
     if (FileBlockers.empty())
@@ -306,8 +350,8 @@ public:
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
     CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<IncludeTracker>(CI.getSourceManager(), IncludeEnds));
-    return std::make_unique<PipelineConsumer>(Result, Options, IncludeEnds,
+        std::make_unique<PreprocessorTracker>(CI.getSourceManager(), IncludeEnds, InactiveIfs));
+    return std::make_unique<PipelineConsumer>(Result, Options, IncludeEnds, InactiveIfs,
                                               CI.getPreprocessor());
   }
 
@@ -315,6 +359,7 @@ private:
   FileResult &Result;
   const PipelineOptions &Options;
   std::vector<unsigned> IncludeEnds;
+  std::vector<unsigned> InactiveIfs;
 };
 
 } // namespace

@@ -71,14 +71,16 @@ struct FileRewriter::Impl {
   }
 
   std::optional<unsigned> insertionOffset(const InsertionPoint &Where) const {
+    if (Where.K == InsertionPoint::BeforeDirective)
+      return Where.Offset;
     if (Where.K == InsertionPoint::BlockEnd)
       return expansionOffset(cast<CompoundStmt>(Where.Anchor)->getRBracLoc());
     return expansionOffset(Where.Anchor->getBeginLoc());
   }
 
   unsigned lineStart(unsigned Offset) const {
-    size_t NL = Buffer.rfind('\n', Offset == 0 ? 0 : Offset - 1);
-    return (NL == llvm::StringRef::npos || Offset == 0) ? 0 : NL + 1;
+    size_t NL = Buffer.rfind('\n', Offset); // looks at the bytes before Offset
+    return NL == llvm::StringRef::npos ? 0 : NL + 1;
   }
   bool onlyBlanksBefore(unsigned Offset) const {
     return Buffer.slice(lineStart(Offset), Offset).find_first_not_of(" \t") ==
@@ -100,6 +102,12 @@ struct FileRewriter::Impl {
       return;
     }
     std::string Indent = indentOf(*Offset);
+    if (Where.K == InsertionPoint::BeforeDirective) {
+      // Directives sit in column 0; indent like the code line that follows.
+      size_t Next = Buffer.find('\n', *Offset);
+      if (Next != llvm::StringRef::npos)
+        Indent = indentOf(Next + 1);
+    }
     if (Where.K == InsertionPoint::BlockEnd) {
       const auto *Block = cast<CompoundStmt>(Where.Anchor);
       std::optional<unsigned> Last =
@@ -236,20 +244,29 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
       P->insertAt(Where, (Release + "();").str(), "release the streams before CUDA shuts down");
     std::string Pool;
     llvm::raw_string_ostream OS(Pool);
-    OS << "\n// streamalloc: blocking CUDA streams for the work made asynchronous below, created\n"
+    // Created on first use by whichever host thread gets there first (a
+    // compare-and-swap, so two threads never end up on different streams);
+    // released before CUDA is torn down, after which they are made afresh.
+    OS << "\n#include <atomic>\n"
+       << "// streamalloc: blocking CUDA streams for the work made asynchronous below, created\n"
        << "// on first use. Work left on the legacy default stream still orders with them.\n"
-       << "static cudaStream_t " << PoolArray << "[" << *P->LastStream + 1 << "];\n"
+       << "static std::atomic<cudaStream_t> " << PoolArray << "[" << *P->LastStream + 1 << "];\n"
        << "static inline cudaStream_t " << Accessor << "(int i) {\n"
-       << "  if (!" << PoolArray << "[i])\n"
-       << "    cudaStreamCreate(&" << PoolArray << "[i]);\n"
-       << "  return " << PoolArray << "[i];\n"
+       << "  cudaStream_t s = " << PoolArray << "[i].load();\n"
+       << "  if (!s) {\n"
+       << "    cudaStream_t fresh = nullptr;\n"
+       << "    cudaStreamCreate(&fresh);\n"
+       << "    if (" << PoolArray << "[i].compare_exchange_strong(s, fresh))\n"
+       << "      s = fresh;\n"
+       << "    else\n"
+       << "      cudaStreamDestroy(fresh);\n"
+       << "  }\n"
+       << "  return s;\n"
        << "}\n"
        << "static inline void " << Release << "() {\n"
-       << "  for (cudaStream_t &s : " << PoolArray << ")\n"
-       << "    if (s) {\n"
+       << "  for (std::atomic<cudaStream_t> &slot : " << PoolArray << ")\n"
+       << "    if (cudaStream_t s = slot.exchange(nullptr))\n"
        << "      cudaStreamDestroy(s);\n"
-       << "      s = nullptr;\n"
-       << "    }\n"
        << "}\n";
     // After the last top-level #include before the first edit, so the pool
     // precedes every use.

@@ -12,6 +12,7 @@
 
 // CHECK: #include <cstdlib>
 // CHECK-EMPTY:
+// CHECK-NEXT: #include <atomic>
 // CHECK-NEXT: // streamalloc: blocking CUDA streams for the work made asynchronous below, created
 
 __global__ void scale(float *x, float k, int n) {
@@ -47,7 +48,7 @@ int main() {
   for (int i = 0; i < n; ++i)
     ref += h_z[i];
   printf("%f %f %f\n", h_x[0], h_y[0], ref);
-  // CHECK: cudaStreamSynchronize(sa_stream(0));  // streamalloc: h_x is read below (written by cudaMemcpy on line 42)
+  // CHECK: cudaStreamSynchronize(sa_stream(0));  // streamalloc: h_x is read below (written by cudaMemcpy on line 43)
   // CHECK-NEXT: printf("%f %f %f\n", h_x[0], h_y[0], ref);
   cudaFree(d_x);
   cudaFree(d_y);
@@ -59,5 +60,5 @@ int main() {
 }
 
 // REPORT: {{.*}}: 6 of 6 GPU ops made asynchronous on 1 stream(s), 1 wait(s) inserted
-// REPORT: {{.*}}:34:3: cudaMemcpy: async on stream 0, waited for before line 49
-// REPORT: {{.*}}:49: wait (conflict) for lines 34, 36, 38, 40, 42, 44: h_x is read below (written by cudaMemcpy on line 42)
+// REPORT: {{.*}}:35:3: cudaMemcpy: async on stream 0, waited for before line 50
+// REPORT: {{.*}}:50: wait (conflict) for lines 35, 37, 39, 41, 43, 45: h_x is read below (written by cudaMemcpy on line 43)

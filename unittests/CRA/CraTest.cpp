@@ -86,16 +86,45 @@ fill<<<1, 16>>>(d, 1.0f);)cu");
   EXPECT_EQ(T.R.Waits[0].Cause, WaitCause::FunctionEnd);
 }
 
-TEST(Cra, LoopBodyWaitsAtItsEnd) {
+TEST(Cra, LoopOfLaunchesStaysPendingAcrossIterationsAndAfterTheLoop) {
   CraRun T(R"cu(float *d;
 cudaMalloc(&d, 64);
 for (int i = 0; i < n; ++i) {
   fill<<<1, 16>>>(d, 1.0f);
 }
 cudaFree(d);)cu");
+  EXPECT_TRUE(T.R.Ops[0].Async);
+  ASSERT_EQ(T.R.Waits.size(), 1u);
+  EXPECT_EQ(T.R.Waits[0].Cause, WaitCause::Conflict);
+  EXPECT_EQ(T.waitLines(), std::vector<unsigned>{6});
+}
+
+TEST(Cra, LoopBodyWaitsAtItsEndWhenTheHeaderReadsItsResult) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+h[0] = 0;
+while (h[0] < n) {
+  cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+}
+free(h);)cu");
+  EXPECT_TRUE(T.R.Ops[0].Async);
   ASSERT_EQ(T.R.Waits.size(), 1u);
   EXPECT_EQ(T.R.Waits[0].Cause, WaitCause::BlockEnd);
+}
+
+TEST(Cra, LoopCarriedWriteAfterReadWaitsAtTheTopOfTheNextIteration) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+for (int i = 0; i < n; ++i) {
+  h[0] = i;
+  cudaMemcpy(d, h, 64, cudaMemcpyHostToDevice);
+  fill<<<1, 16>>>(d, 1.0f);
+}
+free(h);)cu");
   EXPECT_TRUE(T.R.Ops[0].Async);
+  ASSERT_EQ(T.R.Waits.size(), 2u);
+  EXPECT_EQ(T.waitLines(), (std::vector<unsigned>{4, 8}));
+  EXPECT_TRUE(T.R.Waits[0].HostWrites);
 }
 
 TEST(Cra, OpsInAnIfBranchStayPendingAfterIt) {

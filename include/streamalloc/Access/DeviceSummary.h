@@ -10,6 +10,7 @@
 #define STREAMALLOC_ACCESS_DEVICESUMMARY_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
@@ -25,8 +26,10 @@ namespace streamalloc {
 
 struct DeviceSummary {
   llvm::SmallVector<uint8_t, 8> ParamModes;             ///< AccessMode per parameter
-  llvm::DenseMap<const clang::VarDecl *, uint8_t> Globals; ///< device globals touched
+  /// Device globals touched, in the order first seen (deterministic output).
+  llvm::MapVector<const clang::VarDecl *, uint8_t> Globals;
   uint8_t UnknownMode = 0;                              ///< access to unnamed memory
+  bool WritesOutput = false;                            ///< calls printf (flushed at syncs)
   std::string UnknownWhy;                               ///< the first construct that caused it
 };
 

@@ -40,6 +40,7 @@ struct GpuOp {
   std::string UnknownWhy;      ///< why Effects contain Unknown, if they do
   unsigned Line, Column;
   bool HasUserStream;          ///< the call already names a stream
+  bool UsesTemporary = false;  ///< reads or writes a temporary that dies with the statement
 };
 
 /// Host-side behaviour of one statement (its whole subtree).

@@ -31,7 +31,8 @@ enum class ObjectKind {
   DeviceSymbol,    ///< a __device__ / __constant__ variable
   HostAllocation,  ///< malloc/new/... site
   PinnedAllocation,///< cudaMallocHost/cudaHostAlloc site
-  DeviceAllocation ///< cudaMalloc site
+  DeviceAllocation,///< cudaMalloc site
+  ProgramOutput    ///< stdout/stderr/files: written by host I/O and by kernels that print
 };
 
 struct MemoryObject {

@@ -31,8 +31,9 @@ class FunctionAccesses;
 
 /// A place in the source where code can be inserted.
 struct InsertionPoint {
-  enum Kind { BeforeStmt, BlockEnd } K;
+  enum Kind { BeforeStmt, BlockEnd, BeforeDirective } K;
   const clang::Stmt *Anchor; ///< the statement, or the CompoundStmt whose `}` it is
+  unsigned Offset = 0;       ///< BeforeDirective: file offset of the `#if` line
 };
 
 enum class WaitCause {
@@ -41,6 +42,7 @@ enum class WaitCause {
   LeavesFunction, ///< return/goto/throw/exit with ops pending
   BlockEnd,     ///< the block that started the ops ends
   FunctionEnd,  ///< the function body ends
+  InactiveCode, ///< an #if branch not compiled in this configuration may touch anything
 };
 
 struct Wait {
@@ -73,7 +75,11 @@ struct CraResult {
 };
 
 /// \p Blocked gives, per op id, why it cannot be rewritten (empty if it can).
-CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked);
+/// \p InactiveCode: file offsets of `#if`/`#ifdef` lines whose skipped branches
+/// hold code this parse did not see; in another configuration that code may
+/// touch anything, so pending ops are waited for before the directive.
+CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
+                 const std::vector<unsigned> &InactiveCode = {});
 
 llvm::StringRef waitCauseName(WaitCause Cause);
 

@@ -63,6 +63,8 @@ struct ApiFunction {
   /// because the asynchronous form's stream comes after them.
   unsigned FirstDefaultedArg;
   llvm::StringRef Defaults;
+  /// Writes the program's output; kernels that print write it too.
+  bool WritesOutput;
 
   ArgRole roleOf(unsigned ArgIndex) const;
   bool isGpuOp() const { return Kind == ApiKind::GpuCopy || Kind == ApiKind::GpuSet; }

@@ -1,0 +1,338 @@
+// CPU emulation of the small part of the CUDA runtime that fuzz programs (and the
+// asynchronous programs streamalloc makes of them) use.  Used by fuzz/emu-check to run
+// generated programs without a GPU under AddressSanitizer / MemorySanitizer, to catch
+// generator bugs (out-of-bounds accesses, uninitialised reads, kernels whose result
+// depends on thread order) and to compare the *sequential* meaning of a transformed
+// program with its original.
+//
+// Everything runs synchronously on the calling thread: streams, events and async copies
+// are executed immediately, so this says nothing about missing waits (that is what the GPU
+// runs are for).  Kernels run one thread after another, in forward order, or in reverse
+// order when SA_EMU_ORDER=reverse.  Misuse (wrong copy direction, overlapping copies,
+// out-of-range device ranges, freeing a non-allocation) prints "EMU-ERROR ..." and aborts.
+//
+// A kernel launch `k<<<cfg>>>(args)` is not C++; fuzz/emu-check rewrites it into
+// `sa_emu_launch(k, sa_emu_cfg(cfg), args)` before compiling.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __shared__ static
+
+struct dim3 {
+  unsigned int x, y, z;
+  constexpr dim3(unsigned int x_ = 1, unsigned int y_ = 1, unsigned int z_ = 1)
+      : x(x_), y(y_), z(z_) {}
+};
+typedef dim3 uint3;
+
+inline dim3 blockIdx, threadIdx, blockDim, gridDim;
+
+inline long long sa_emu_clock_ = 0;
+// Advances by a lot on every read, so that delay loops end after one iteration.
+inline long long clock64() { return sa_emu_clock_ += (1LL << 40); }
+inline void __nanosleep(unsigned int) {}
+inline void __syncthreads() {}
+
+typedef enum cudaError {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidMemcpyDirection = 21,
+} cudaError_t;
+
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4,
+};
+
+typedef struct sa_emu_stream_ *cudaStream_t;
+typedef struct sa_emu_event_ *cudaEvent_t;
+
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaHostAllocDefault 0x00
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+
+[[noreturn]] inline void sa_emu_fail(const char *what, const void *p = nullptr,
+                                      size_t n = 0) {
+  fprintf(stderr, "EMU-ERROR %s (ptr %p, %zu bytes)\n", what, p, n);
+  fflush(stderr);
+  abort();
+}
+
+// The allocation registry: a plain array (no library code, so that MemorySanitizer sees
+// every access).  Programs here make a few dozen allocations.
+struct sa_emu_block {
+  uintptr_t start;
+  size_t size;
+  int kind;  // 0 free slot, 1 device, 2 pinned host
+};
+
+enum { SA_EMU_MAX_ALLOCS = 1 << 16 };
+inline sa_emu_block sa_emu_blocks_[SA_EMU_MAX_ALLOCS];
+inline int sa_emu_nblocks_ = 0;
+
+// The allocation of the given kind holding [p, p + n), or null.
+inline const sa_emu_block *sa_emu_find(const void *p, size_t n, int kind) {
+  uintptr_t a = (uintptr_t)p;
+  for (int i = 0; i < sa_emu_nblocks_; ++i) {
+    const sa_emu_block &b = sa_emu_blocks_[i];
+    if (b.kind == kind && a >= b.start && a + n <= b.start + b.size &&
+        (n > 0 || a < b.start + b.size))
+      return &b;
+  }
+  return nullptr;
+}
+
+inline bool sa_emu_is_dev(const void *p) { return sa_emu_find(p, 0, 1) != nullptr; }
+
+inline void sa_emu_dev_range(const void *p, size_t n, const char *what) {
+  if (!sa_emu_find(p, n, 1)) sa_emu_fail(what, p, n);
+}
+
+inline void sa_emu_host_range(const void *p, size_t n, const char *what) {
+  if (sa_emu_is_dev(p)) sa_emu_fail(what, p, n);
+}
+
+inline bool sa_emu_reverse() {
+  static int r = -1;
+  if (r < 0) {
+    const char *e = getenv("SA_EMU_ORDER");
+    r = (e && strcmp(e, "reverse") == 0) ? 1 : 0;
+  }
+  return r == 1;
+}
+
+inline void *sa_emu_alloc(size_t n, int kind) {
+  void *p = malloc(n ? n : 1);
+  if (!p) return nullptr;
+  int i = 0;
+  while (i < sa_emu_nblocks_ && sa_emu_blocks_[i].kind != 0) ++i;
+  if (i == SA_EMU_MAX_ALLOCS) sa_emu_fail("too many allocations", p, n);
+  if (i == sa_emu_nblocks_) ++sa_emu_nblocks_;
+  sa_emu_blocks_[i] = sa_emu_block{(uintptr_t)p, n, kind};
+  return p;
+}
+
+inline cudaError_t sa_emu_free(void *p, int kind, const char *what) {
+  if (!p) return cudaSuccess;
+  for (int i = 0; i < sa_emu_nblocks_; ++i) {
+    sa_emu_block &b = sa_emu_blocks_[i];
+    if (b.kind == kind && b.start == (uintptr_t)p) {
+      b.kind = 0;
+      free(p);
+      return cudaSuccess;
+    }
+  }
+  sa_emu_fail(what, p, 0);
+}
+
+template <typename T>
+cudaError_t cudaMalloc(T **p, size_t n) {
+  *p = (T *)sa_emu_alloc(n, 1);
+  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+inline cudaError_t cudaFree(void *p) { return sa_emu_free(p, 1, "cudaFree of a non-allocation"); }
+template <typename T>
+cudaError_t cudaMallocAsync(T **p, size_t n, cudaStream_t) { return cudaMalloc(p, n); }
+inline cudaError_t cudaFreeAsync(void *p, cudaStream_t) { return cudaFree(p); }
+
+template <typename T>
+cudaError_t cudaMallocHost(T **p, size_t n) {
+  *p = (T *)sa_emu_alloc(n, 2);
+  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+template <typename T>
+cudaError_t cudaHostAlloc(T **p, size_t n, unsigned int) { return cudaMallocHost(p, n); }
+inline cudaError_t cudaFreeHost(void *p) {
+  return sa_emu_free(p, 2, "cudaFreeHost of a non-allocation");
+}
+inline cudaError_t cudaHostRegister(void *p, size_t n, unsigned int) {
+  sa_emu_host_range(p, n, "cudaHostRegister of device memory");
+  return cudaSuccess;
+}
+inline cudaError_t cudaHostUnregister(void *) { return cudaSuccess; }
+
+inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind) {
+  if (n == 0) return cudaSuccess;
+  bool dd = sa_emu_is_dev(dst), sd = sa_emu_is_dev(src);
+  switch (kind) {
+    case cudaMemcpyHostToDevice:
+      sa_emu_dev_range(dst, n, "cudaMemcpy H2D: destination is not a device range");
+      sa_emu_host_range(src, n, "cudaMemcpy H2D: source is device memory");
+      break;
+    case cudaMemcpyDeviceToHost:
+      sa_emu_host_range(dst, n, "cudaMemcpy D2H: destination is device memory");
+      sa_emu_dev_range(src, n, "cudaMemcpy D2H: source is not a device range");
+      break;
+    case cudaMemcpyDeviceToDevice:
+      sa_emu_dev_range(dst, n, "cudaMemcpy D2D: destination is not a device range");
+      sa_emu_dev_range(src, n, "cudaMemcpy D2D: source is not a device range");
+      break;
+    case cudaMemcpyHostToHost:
+      sa_emu_host_range(dst, n, "cudaMemcpy H2H: destination is device memory");
+      sa_emu_host_range(src, n, "cudaMemcpy H2H: source is device memory");
+      break;
+    case cudaMemcpyDefault:
+      if (dd) sa_emu_dev_range(dst, n, "cudaMemcpyDefault: destination overruns its allocation");
+      if (sd) sa_emu_dev_range(src, n, "cudaMemcpyDefault: source overruns its allocation");
+      break;
+    default:
+      sa_emu_fail("cudaMemcpy: bad kind", dst, n);
+  }
+  uintptr_t a = (uintptr_t)dst, b = (uintptr_t)src;
+  if (a < b + n && b < a + n) sa_emu_fail("cudaMemcpy: overlapping ranges", dst, n);
+  memcpy(dst, src, n);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind kind,
+                                   cudaStream_t = 0) {
+  return cudaMemcpy(dst, src, n, kind);
+}
+
+inline cudaError_t cudaMemset(void *p, int v, size_t n) {
+  if (n == 0) return cudaSuccess;
+  sa_emu_dev_range(p, n, "cudaMemset: not a device range");
+  memset(p, v, n);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t = 0) {
+  return cudaMemset(p, v, n);
+}
+
+template <typename T>
+cudaError_t cudaMemcpyToSymbol(T &sym, const void *src, size_t n, size_t off = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  if (off + n > sizeof(T)) sa_emu_fail("cudaMemcpyToSymbol: out of range", src, off + n);
+  if (kind == cudaMemcpyDeviceToDevice)
+    sa_emu_dev_range(src, n, "cudaMemcpyToSymbol D2D: source is not a device range");
+  else if (kind == cudaMemcpyHostToDevice)
+    sa_emu_host_range(src, n, "cudaMemcpyToSymbol H2D: source is device memory");
+  else if (kind != cudaMemcpyDefault)
+    sa_emu_fail("cudaMemcpyToSymbol: bad kind", src, n);
+  memcpy((char *)&sym + off, src, n);
+  return cudaSuccess;
+}
+template <typename T>
+cudaError_t cudaMemcpyFromSymbol(void *dst, const T &sym, size_t n, size_t off = 0,
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  if (off + n > sizeof(T)) sa_emu_fail("cudaMemcpyFromSymbol: out of range", dst, off + n);
+  if (kind == cudaMemcpyDeviceToDevice)
+    sa_emu_dev_range(dst, n, "cudaMemcpyFromSymbol D2D: destination is not a device range");
+  else if (kind == cudaMemcpyDeviceToHost)
+    sa_emu_host_range(dst, n, "cudaMemcpyFromSymbol D2H: destination is device memory");
+  else if (kind != cudaMemcpyDefault)
+    sa_emu_fail("cudaMemcpyFromSymbol: bad kind", dst, n);
+  memcpy(dst, (const char *)&sym + off, n);
+  return cudaSuccess;
+}
+template <typename T>
+cudaError_t cudaMemcpyToSymbolAsync(T &sym, const void *src, size_t n, size_t off,
+                                    cudaMemcpyKind kind, cudaStream_t = 0) {
+  return cudaMemcpyToSymbol(sym, src, n, off, kind);
+}
+template <typename T>
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &sym, size_t n, size_t off,
+                                      cudaMemcpyKind kind, cudaStream_t = 0) {
+  return cudaMemcpyFromSymbol(dst, sym, n, off, kind);
+}
+
+// Streams and events: everything already happened.
+inline int sa_emu_handles_ = 16;
+inline cudaError_t cudaStreamCreate(cudaStream_t *s) {
+  *s = (cudaStream_t)(uintptr_t)(sa_emu_handles_ += 16);
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int) {
+  return cudaStreamCreate(s);
+}
+inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int, int) {
+  return cudaStreamCreate(s);
+}
+inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int = 0) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventCreate(cudaEvent_t *e) {
+  *e = (cudaEvent_t)(uintptr_t)(sa_emu_handles_ += 16);
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int) {
+  return cudaEventCreate(e);
+}
+inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0) { return cudaSuccess; }
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t) {
+  *ms = 0.0f;
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaDeviceReset() { return cudaSuccess; }
+inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
+inline cudaError_t cudaSetDevice(int) { return cudaSuccess; }
+inline cudaError_t cudaGetDevice(int *d) {
+  *d = 0;
+  return cudaSuccess;
+}
+inline const char *cudaGetErrorString(cudaError_t e) {
+  return e == cudaSuccess ? "no error" : "emulated error";
+}
+inline const char *cudaGetErrorName(cudaError_t e) {
+  return e == cudaSuccess ? "cudaSuccess" : "cudaErrorEmulated";
+}
+
+// Kernel launches.
+struct sa_emu_cfg {
+  dim3 g, b;
+  sa_emu_cfg(dim3 g_, dim3 b_, size_t = 0, cudaStream_t = 0) : g(g_), b(b_) {}
+};
+
+template <typename T>
+inline void sa_emu_kernel_arg(T *p) {
+  if (p && !sa_emu_is_dev(p)) sa_emu_fail("kernel argument is not device memory", p, 0);
+}
+template <typename T>
+inline void sa_emu_kernel_arg(const T &) {}
+
+template <typename... P, typename... A>
+void sa_emu_launch(void (*k)(P...), sa_emu_cfg c, A &&...a) {
+  (sa_emu_kernel_arg(a), ...);
+  bool rev = sa_emu_reverse();
+  gridDim = c.g;
+  blockDim = c.b;
+  unsigned int nb = c.g.x * c.g.y * c.g.z, nt = c.b.x * c.b.y * c.b.z;
+  for (unsigned int bi = 0; bi < nb; ++bi) {
+    unsigned int b = rev ? nb - 1 - bi : bi;
+    blockIdx = dim3(b % c.g.x, (b / c.g.x) % c.g.y, b / (c.g.x * c.g.y));
+    for (unsigned int ti = 0; ti < nt; ++ti) {
+      unsigned int t = rev ? nt - 1 - ti : ti;
+      threadIdx = dim3(t % c.b.x, (t / c.b.x) % c.b.y, t / (c.b.x * c.b.y));
+      k(a...);
+    }
+  }
+}

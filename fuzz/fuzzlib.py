@@ -1,0 +1,106 @@
+"""Shared pieces of the fuzz scripts (standard library only; Python 3.8+)."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+REPO = os.path.dirname(HERE)
+
+NVCC_FLAGS = ["-O2", "-arch=sm_90"]
+CLANG = "/usr/lib/llvm-22/bin/clang++"
+
+
+def parse_seeds(spec):
+    """'A..B' (inclusive), 'A,B,C', 'N', or a mix: '0..9,42'."""
+    seeds = []
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if ".." in part:
+            a, b = part.split("..", 1)
+            seeds += list(range(int(a), int(b) + 1))
+        else:
+            seeds.append(int(part))
+    return seeds
+
+
+def find_nvcc(explicit=None):
+    if explicit:
+        return explicit
+    for c in (os.environ.get("NVCC"), shutil.which("nvcc"), "/usr/local/cuda/bin/nvcc"):
+        if c and os.path.exists(c):
+            return c
+    return None
+
+
+def find_clang(explicit=None):
+    for c in (explicit, os.environ.get("SA_CLANGXX"), CLANG, shutil.which("clang++")):
+        if c and os.path.exists(c):
+            return c
+    return None
+
+
+def nice_prefix(enabled=True):
+    return ["nice", "-n", "10"] if enabled and shutil.which("nice") else []
+
+
+def run(cmd, timeout=None, env=None, cwd=None, stdin=subprocess.DEVNULL):
+    """Run cmd; returns (rc, stdout, stderr).  rc is -SIGNAL when killed by a signal and
+    'timeout' when it ran past the limit."""
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
+                           env=env, cwd=cwd, stdin=stdin)
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode("utf-8", "replace")
+        err = (e.stderr or b"").decode("utf-8", "replace")
+        return "timeout", out, err
+    except OSError as e:
+        return 127, "", str(e)
+
+
+def pool_map(jobs, fn, items):
+    """fn over items with `jobs` threads (each runs subprocesses); results in order."""
+    items = list(items)
+    if jobs <= 1:
+        return [fn(x) for x in items]
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        return list(ex.map(fn, items))
+
+
+def read_header(path):
+    """(version, seed, size) from a generated program's header, or Nones."""
+    try:
+        with open(path) as fh:
+            head = fh.read(600)
+    except OSError:
+        return None, None, None
+    m = re.search(r"GENERATOR_VERSION (\S+) seed (\d+) size (\w+)", head)
+    if not m:
+        return None, None, None
+    return m.group(1), int(m.group(2)), m.group(3)
+
+
+LAUNCH_RE = re.compile(r"\b([A-Za-z_]\w*(?:\s*<[^<>;()]*>)?)\s*<<<(.*?)>>>\s*\(")
+
+
+def emu_rewrite(text):
+    """Turn `k<<<cfg>>>(args)` into `sa_emu_launch(k, sa_emu_cfg(cfg), args)` (see
+    fuzz/emu/cuda_runtime.h).  Works on one launch per match; the launch's own closing
+    parenthesis is reused."""
+
+    def repl(m):
+        rest = text[m.end():].lstrip()
+        sep = "" if rest.startswith(")") else ", "
+        return "sa_emu_launch(%s, sa_emu_cfg(%s)%s" % (m.group(1), m.group(2), sep)
+
+    return LAUNCH_RE.sub(repl, text)
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)

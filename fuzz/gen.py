@@ -1,0 +1,1520 @@
+#!/usr/bin/env python3
+"""Random synchronous CUDA program generator for StreamAlloc differential fuzzing.
+
+    gen.py --seed N [--size small|medium] [-o FILE]
+
+Prints one valid, deterministic, synchronous CUDA program (legacy default stream,
+blocking cudaMemcpy) that ends by printing a checksum of every live buffer.  The same
+seed, size and GENERATOR_VERSION always give the same program, byte for byte.
+
+Invariants the generator keeps (see README.md, "Why the programs are valid"):
+  * every allocation is fully initialised right after it is made;
+  * every access stays inside its allocation, for every value of the loop variables
+    it depends on;
+  * same-space copies (memcpy, cudaMemcpy D2D/H2H) never overlap, and a kernel's output
+    range is either identical to or disjoint from each of its input ranges, so each kernel
+    is race-free on its own;
+  * only integer (uint32, wrap-around) arithmetic; no time, address or thread-order
+    dependent values are printed.
+
+Reduction markers: every deletable statement ends with `//@s<ID>`; every deletable
+compound statement (if/for/while, scoped block, helper function) starts on a line ending
+with `//@b{<ID>` and ends on a line ending with `//@b}<ID>`.  Lines without a marker
+(declarations, allocations, initialisation, the final checksums) must be kept; deleting
+any set of marked units leaves a compilable, deterministic program.
+"""
+
+import argparse
+import itertools
+import random
+import sys
+
+GENERATOR_VERSION = "1"
+
+SYM_N = 1024
+GHOST_N = 1024
+
+SIZES = {
+    "small": dict(main_stmts=(12, 20), helpers=(1, 3), helper_stmts=(3, 6),
+                  max_depth=2, block_stmts=(1, 3), budget_us=25000,
+                  helper_budget_us=2500, n_host=(3, 5), n_dev=(3, 5), max_mult=12),
+    "medium": dict(main_stmts=(30, 45), helpers=(3, 6), helper_stmts=(4, 8),
+                   max_depth=3, block_stmts=(1, 4), budget_us=80000,
+                   helper_budget_us=5000, n_host=(4, 7), n_dev=(4, 7), max_mult=24),
+}
+
+SPINS = [0, 2, 5, 10, 20, 40, 80, 150, 300]
+
+PRELUDE = r"""#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+#include <vector>
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                      \
+  do {                                                                   \
+    cudaError_t check_err_ = (call);                                     \
+    if (check_err_ != cudaSuccess) {                                     \
+      fprintf(stderr, "CUDA error '%s' at %s:%d\n",                      \
+              cudaGetErrorString(check_err_), __FILE__, __LINE__);       \
+      exit(1);                                                           \
+    }                                                                    \
+  } while (0)
+
+#define SYM_N 1024
+#define GHOST_N 1024
+
+struct Buf {
+  unsigned int *host;
+  unsigned int *dev;
+  int n;
+};
+
+struct DevView {
+  unsigned int *p;
+  int n;
+};
+
+__device__ unsigned int g_sym[SYM_N];
+static unsigned int g_host[GHOST_N];
+
+// Busy-wait for roughly `us` microseconds before touching memory, so that a
+// missing wait or a wrong order in a transformed program gives a wrong result.
+__device__ void sa_spin(int us) {
+  if (us <= 0) return;
+  long long start = clock64();
+  long long cycles = (long long)us * 1800;
+  while (clock64() - start < cycles) {
+    __nanosleep(100);
+  }
+}
+
+__device__ __forceinline__ unsigned int mixf(unsigned int a, unsigned int b) {
+  return (a ^ (b << 3)) + (a >> 2) + 0x9e3779b9u;
+}
+
+#define SA_FOR(i, n) \
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
+
+__global__ void k_add(unsigned int *dst, const unsigned int *src, int n, int spin_us) {
+  sa_spin(spin_us);
+  SA_FOR(i, n) dst[i] = dst[i] + src[i];
+}
+
+__global__ void k_scale(unsigned int *buf, unsigned int k, int n, int spin_us) {
+  sa_spin(spin_us);
+  SA_FOR(i, n) buf[i] = buf[i] * k + 1u;
+}
+
+__global__ void k_mix(unsigned int *dst, const unsigned int *a, const unsigned int *b, int n,
+                      int spin_us) {
+  sa_spin(spin_us);
+  SA_FOR(i, n) dst[i] = mixf(a[i], b[i]) + (unsigned int)i;
+}
+
+__global__ void k_fill(unsigned int *dst, unsigned int v, int n, int spin_us) {
+  sa_spin(spin_us);
+  SA_FOR(i, n) dst[i] = v * (unsigned int)i + 12345u;
+}
+
+__global__ void k_from_sym(unsigned int *dst, int off, int n, int spin_us) {
+  sa_spin(spin_us);
+  SA_FOR(i, n) dst[i] += g_sym[(off + i) % SYM_N];
+}
+
+__global__ void k_to_sym(const unsigned int *src, int n, int spin_us) {
+  sa_spin(spin_us);
+  SA_FOR(i, n) {
+    if (i < SYM_N) g_sym[i] = g_sym[i] * 3u + src[i];
+  }
+}
+
+__global__ void k_sum(unsigned int *out, const unsigned int *src, int n, int spin_us) {
+  sa_spin(spin_us);
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    unsigned int s = 0;
+    for (int i = 0; i < n; ++i) s = s * 31u + src[i];
+    out[0] = s;
+  }
+}
+
+template <typename T>
+__global__ void k_xor(T *dst, const T *src, T salt, int n, int spin_us) {
+  sa_spin(spin_us);
+  SA_FOR(i, n) dst[i] ^= src[i] + salt;
+}
+
+__global__ void k_view(DevView v, unsigned int k, int spin_us) {
+  sa_spin(spin_us);
+  SA_FOR(i, v.n) v.p[i] = v.p[i] * k + 3u;
+}
+
+__global__ void k_shift(unsigned int *dst, const unsigned int *src, int n, int spin_us) {
+  sa_spin(spin_us);
+  SA_FOR(i, n) dst[i] = src[(i + 1) % n] + 1u;
+}
+
+static unsigned int checksum(const unsigned int *p, int n) {
+  unsigned int h = 2166136261u;
+  for (int i = 0; i < n; ++i) h = (h ^ p[i]) * 16777619u;
+  return h;
+}
+
+// A device buffer made (and initialised) by a callee, released by another.
+[[maybe_unused]] static unsigned int *make_dev(int n, int v) {
+  unsigned int *p = nullptr;
+  CHECK(cudaMalloc(&p, n * sizeof(unsigned int)));
+  CHECK(cudaMemset(p, v, n * sizeof(unsigned int)));
+  return p;
+}
+
+[[maybe_unused]] static void release_dev(unsigned int *p) { CHECK(cudaFree(p)); }
+"""
+
+
+# ---------------------------------------------------------------------------
+# Memory model
+
+
+class Alloc:
+    """One allocation (or, inside a helper, the object one parameter points to)."""
+
+    def __init__(self, uid, name, space, kind, size):
+        self.uid = uid
+        self.name = name      # variable (or field) holding the base pointer
+        self.space = space    # 'host' or 'dev'
+        self.kind = kind      # malloc new pinned vector stack global cuda pool struct param temp*
+        self.size = size      # elements
+        self.alive = True
+
+
+class View:
+    """A named pointer into an allocation: [off, off + len) of `alloc`."""
+
+    def __init__(self, alloc, ptr, idx, off, length, count_expr=None, group=None,
+                 exact=True, param=None):
+        self.alloc = alloc
+        self.ptr = ptr          # expression of pointer type at the view start
+        self.idx = idx          # expression that can be subscripted from the view start
+        self.off = off          # offset of the view in its allocation (elements)
+        self.len = length       # elements (a lower bound when not exact)
+        self.count_expr = count_expr  # run-time expression equal to the view length
+        self.group = group      # views whose count_expr is the same value
+        self.exact = exact      # the length is known exactly at generation time
+        self.param = param      # helper parameter this view is (for const tracking)
+
+    @property
+    def space(self):
+        return self.alloc.space
+
+
+class Region:
+    """[start, start + len) of a view, start = off + stride * var."""
+
+    def __init__(self, view, off, length, var=None, stride=0, iters=1):
+        self.view, self.off, self.len = view, off, length
+        self.var, self.stride, self.iters = var, stride, iters
+
+    def start(self, env):
+        s = self.view.off + self.off
+        if self.var:
+            s += self.stride * env[self.var]
+        return s
+
+    def full(self):
+        return self.off == 0 and not self.var and self.len == self.view.len
+
+    def terms(self):
+        t = []
+        if self.off:
+            t.append(str(self.off))
+        if self.var:
+            t.append("%s * %d" % (self.var, self.stride))
+        return t
+
+
+def relation(a, b):
+    """'disjoint', 'equal', 'mixed' (each instance equal or disjoint) or 'partial'."""
+    if a.view.alloc is not b.view.alloc:
+        return "disjoint"
+    vars_ = []
+    iters = {}
+    for r in (a, b):
+        if r.var and r.var not in iters:
+            vars_.append(r.var)
+            iters[r.var] = r.iters
+    seen = set()
+    for combo in itertools.product(*[range(iters[v]) for v in vars_]):
+        env = dict(zip(vars_, combo))
+        sa, sb = a.start(env), b.start(env)
+        if sa == sb and a.len == b.len:
+            seen.add("equal")
+        elif sa + a.len <= sb or sb + b.len <= sa:
+            seen.add("disjoint")
+        else:
+            return "partial"
+    if len(seen) == 2:
+        return "mixed"
+    return seen.pop() if seen else "disjoint"
+
+
+class StructInst:
+    def __init__(self, name, acc, hview, dview, n):
+        self.name, self.acc, self.hview, self.dview, self.n = name, acc, hview, dview, n
+
+
+class Param:
+    def __init__(self, kind, name, minlen=0, by_ptr=False):
+        self.kind = kind      # hptr dptr struct vec int
+        self.name = name
+        self.minlen = minlen
+        self.by_ptr = by_ptr  # struct passed as Buf * (else Buf &)
+        self.written = False
+
+
+class Func:
+    def __init__(self, name, is_main, gpu_ok, budget):
+        self.name = name
+        self.is_main = is_main
+        self.gpu_ok = gpu_ok
+        self.budget = budget
+        self.cost = 0
+        self.views = []
+        self.structs = []
+        self.params = []
+        self.ret = "void"
+        self.cleanup = []     # statements releasing temporaries (before every return)
+        self.lines = []
+        self.callees = []
+
+
+class Ctx:
+    def __init__(self, func, indent, depth=0, loops=(), loop_kind=None, mult=1, top=False):
+        self.func = func
+        self.indent = indent
+        self.depth = depth
+        self.loops = list(loops)     # [(var, iters)] of enclosing for loops
+        self.loop_kind = loop_kind   # innermost loop: None, 'for' or 'while'
+        self.mult = mult             # upper bound of executions per function call
+        self.top = top               # top level of main: allocation changes allowed
+
+    def child(self, loop=None, loop_kind=None, factor=1):
+        loops = self.loops + ([loop] if loop else [])
+        return Ctx(self.func, self.indent + 1, self.depth + 1, loops,
+                   loop_kind or self.loop_kind, self.mult * factor, False)
+
+
+# ---------------------------------------------------------------------------
+# Generator
+
+
+class Gen:
+    def __init__(self, seed, size):
+        self.seed = seed
+        self.size = size
+        self.cfg = SIZES[size]
+        self.r = random.Random("streamalloc-fuzz-%s-%d-%s" % (GENERATOR_VERSION, seed, size))
+        self.next_id = 0
+        self.next_uid = 0
+        self.helpers = []
+        self.kernels_used = set()
+
+    # -- utilities ---------------------------------------------------------
+    def nid(self):
+        self.next_id += 1
+        return self.next_id
+
+    def new_alloc(self, name, space, kind, size):
+        self.next_uid += 1
+        return Alloc(self.next_uid, name, space, kind, size)
+
+    def emit(self, ctx, text, mark=True):
+        line = "  " * ctx.indent + text
+        if mark:
+            line += "  //@s%d" % self.nid()
+        ctx.func.lines.append(line)
+
+    def emit_open(self, ctx, text):
+        bid = self.nid()
+        ctx.func.lines.append("  " * ctx.indent + text + "  //@b{%d" % bid)
+        return bid
+
+    def emit_close(self, ctx, bid, text="}"):
+        ctx.func.lines.append("  " * ctx.indent + text + "  //@b}%d" % bid)
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    def choice(self, seq):
+        return seq[self.r.randrange(len(seq))]
+
+    def weighted(self, pairs):
+        total = sum(w for w, _ in pairs)
+        x = self.r.random() * total
+        for w, v in pairs:
+            x -= w
+            if x < 0:
+                return v
+        return pairs[-1][1]
+
+    def u32(self):
+        return "%uu" % self.r.randrange(1, 1 << 16)
+
+    def odd(self):
+        return "%uu" % (self.r.randrange(1, 200) * 2 + 1)
+
+    def host_scalar(self, ctx, odd=False):
+        """A scalar argument: a literal, or a host value read at the call."""
+        hv = self.live_views(ctx, "host")
+        if hv and self.chance(0.25):
+            e = self.at(self.place(ctx, self.choice(hv), 1), "0")
+            return "(%s | 1u)" % e if odd else e
+        return self.odd() if odd else self.u32()
+
+    # -- cost accounting ---------------------------------------------------
+    def can_afford(self, ctx, us):
+        return ctx.func.cost + us * ctx.mult <= ctx.func.budget
+
+    def charge(self, ctx, us):
+        ctx.func.cost += us * ctx.mult
+
+    def spin(self, ctx):
+        s = self.choice(SPINS)
+        if not self.can_afford(ctx, s + 10):
+            s = 0
+        self.charge(ctx, s + 10)
+        return s
+
+    # -- views and regions ---------------------------------------------------
+    def live_views(self, ctx, space, minlen=1):
+        return [v for v in ctx.func.views
+                if v.alloc.alive and v.space == space and v.len >= minlen]
+
+    def pick_view(self, ctx, space, minlen=1):
+        c = self.live_views(ctx, space, minlen)
+        return self.choice(c) if c else None
+
+    def pick_len(self, maxlen):
+        x = self.r.random()
+        if x < 0.3:
+            return maxlen
+        opts = [n for n in (1, 4, 16, 32, 64, 100, 128, 256, 512, 1000) if n <= maxlen]
+        if x < 0.8 and opts:
+            return self.choice(opts)
+        return self.r.randint(1, maxlen)
+
+    def place(self, ctx, view, length, allow_var=True):
+        slack = view.len - length
+        off = 0 if slack == 0 or self.chance(0.35) else self.r.randint(0, slack)
+        if allow_var and ctx.loops and self.chance(0.35):
+            var, iters = self.choice(ctx.loops)
+            maxstride = (slack - off) // (iters - 1)
+            if maxstride >= 1:
+                opts = [s for s in (1, 8, 16, 32, 64, length) if s <= maxstride]
+                stride = self.choice(opts) if opts else maxstride
+                return Region(view, off, length, var, stride, iters)
+        return Region(view, off, length)
+
+    def ptr(self, rg):
+        t = rg.terms()
+        if not t:
+            return rg.view.ptr
+        if self.chance(0.25):
+            return "&%s[%s]" % (rg.view.idx, " + ".join(t))
+        return "%s + %s" % (rg.view.ptr, " + ".join(t))
+
+    def at(self, rg, i):
+        """Element expression rg[i] (i: text)."""
+        t = rg.terms()
+        if i != "0" or not t:
+            t = t + [i]
+        return "%s[%s]" % (rg.view.idx, " + ".join(t))
+
+    def written(self, *regions):
+        for rg in regions:
+            if rg.view.param is not None:
+                rg.view.param.written = True
+
+    def count(self, regions, length, group_ok=True):
+        """Element count: a literal or a run-time expression with the same value.
+
+        A view's run-time length may exceed the modelled one (helper parameters), so a
+        run-time expression is used only where every region is exactly known, or (group_ok)
+        where every region is the whole of a view of the same group (a struct's two buffers
+        share `n`): then the count is in range whatever the actual length is.
+        """
+        for rg in regions:
+            v = rg.view
+            if not (rg.full() and v.count_expr):
+                continue
+            same_group = all(o.full() and o.view.group is not None and o.view.group == v.group
+                             for o in regions)
+            if (all(o.view.exact for o in regions) or (group_ok and same_group)) \
+                    and self.chance(0.5):
+                return v.count_expr
+        return str(length)
+
+    def host_count(self, ctx, regions, length):
+        """Sometimes a count read from host memory at the call: 1 .. length."""
+        hv = self.live_views(ctx, "host")
+        if length >= 2 and hv and self.chance(0.1):
+            e = self.at(self.place(ctx, self.choice(hv), 1), "0")
+            return "(%s %% %du + 1u)" % (e, length)
+        return self.count(regions, length)
+
+    def nbytes(self, count):
+        if count.isdigit():
+            x = self.r.random()
+            if x < 0.2:
+                return str(int(count) * 4)
+            if x < 0.4:
+                return "sizeof(unsigned int) * %s" % count
+            return "%s * sizeof(unsigned int)" % count
+        return "(size_t)%s * sizeof(unsigned int)" % count
+
+    def api(self, ctx, call, mark=True):
+        """Emit a CUDA runtime call, with or without error checking."""
+        x = self.r.random()
+        if x < 0.55:
+            self.emit(ctx, "CHECK(%s);" % call, mark)
+        elif x < 0.65:
+            self.emit(ctx, 'if (%s != cudaSuccess) { fprintf(stderr, "call failed\\n"); exit(1); }'
+                      % call, mark)
+        else:
+            self.emit(ctx, "%s;" % call, mark)
+
+    # -- GPU operations ------------------------------------------------------
+    def op_copy(self, ctx, direction):
+        dspace = "dev" if direction in ("H2D", "D2D") else "host"
+        sspace = "dev" if direction in ("D2H", "D2D") else "host"
+        for _ in range(8):
+            dv = self.pick_view(ctx, dspace)
+            sv = self.pick_view(ctx, sspace)
+            if not dv or not sv:
+                return False
+            n = self.pick_len(min(dv.len, sv.len))
+            d = self.place(ctx, dv, n)
+            s = self.place(ctx, sv, n)
+            if dspace == sspace and relation(d, s) != "disjoint":
+                continue
+            kind = {"H2D": "cudaMemcpyHostToDevice", "D2H": "cudaMemcpyDeviceToHost",
+                    "D2D": "cudaMemcpyDeviceToDevice", "H2H": "cudaMemcpyHostToHost"}[direction]
+            if self.chance(0.06):
+                kind = "cudaMemcpyDefault"
+            self.written(d)
+            self.charge(ctx, 10)
+            self.api(ctx, "cudaMemcpy(%s, %s, %s, %s)"
+                     % (self.ptr(d), self.ptr(s), self.nbytes(self.host_count(ctx, [d, s], n)),
+                        kind))
+            return True
+        return False
+
+    def op_memset(self, ctx):
+        v = self.pick_view(ctx, "dev")
+        if not v:
+            return False
+        d = self.place(ctx, v, self.pick_len(v.len))
+        self.written(d)
+        self.charge(ctx, 10)
+        self.api(ctx, "cudaMemset(%s, %d, %s)"
+                 % (self.ptr(d), self.r.randrange(256),
+                    self.nbytes(self.host_count(ctx, [d], d.len))))
+        return True
+
+    def op_to_symbol(self, ctx):
+        space = "dev" if self.chance(0.2) else "host"
+        v = self.pick_view(ctx, space)
+        if not v:
+            return False
+        n = self.pick_len(min(v.len, SYM_N))
+        s = self.place(ctx, v, n)
+        symoff = self.r.randint(0, SYM_N - n) if self.chance(0.5) else 0
+        args = ["g_sym", self.ptr(s), self.nbytes(self.count([s], n, group_ok=False))]
+        explicit_kind = space == "dev" or self.chance(0.3)
+        if symoff or explicit_kind or self.chance(0.3):
+            args.append("%d * sizeof(unsigned int)" % symoff)
+        if explicit_kind:
+            args.append("cudaMemcpyDeviceToDevice" if space == "dev" else "cudaMemcpyHostToDevice")
+        self.charge(ctx, 10)
+        self.api(ctx, "cudaMemcpyToSymbol(%s)" % ", ".join(args))
+        return True
+
+    def op_from_symbol(self, ctx):
+        space = "dev" if self.chance(0.2) else "host"
+        v = self.pick_view(ctx, space)
+        if not v:
+            return False
+        n = self.pick_len(min(v.len, SYM_N))
+        d = self.place(ctx, v, n)
+        symoff = self.r.randint(0, SYM_N - n) if self.chance(0.5) else 0
+        args = [self.ptr(d), "g_sym", self.nbytes(self.count([d], n, group_ok=False))]
+        explicit_kind = space == "dev" or self.chance(0.3)
+        if symoff or explicit_kind or self.chance(0.3):
+            args.append("%d * sizeof(unsigned int)" % symoff)
+        if explicit_kind:
+            args.append("cudaMemcpyDeviceToDevice" if space == "dev" else "cudaMemcpyDeviceToHost")
+        self.written(d)
+        self.charge(ctx, 10)
+        self.api(ctx, "cudaMemcpyFromSymbol(%s)" % ", ".join(args))
+        return True
+
+    def launch(self, count_hint):
+        t = self.choice([32, 64, 128, 256])
+        x = self.r.random()
+        if x < 0.2 and count_hint.isdigit():
+            b = "(%s + %d) / %d" % (count_hint, t - 1, t)
+        else:
+            b = str(self.choice([1, 2, 3, 4, 8, 16]))
+        x = self.r.random()
+        if x < 0.05:
+            return "<<<%s, %d, 0, 0>>>" % (b, t)
+        if x < 0.15:
+            return "<<<dim3(%s), dim3(%d)>>>" % (b, t)
+        if x < 0.3:
+            return "<<<%s, %d, 0>>>" % (b, t)
+        return "<<<%s, %d>>>" % (b, t)
+
+    def dev_pair(self, ctx, rel_ok, same_prob=0.15):
+        """Two device regions of one length whose relation is in rel_ok."""
+        for _ in range(8):
+            dv = self.pick_view(ctx, "dev")
+            sv = self.pick_view(ctx, "dev")
+            if not dv:
+                return None
+            n = self.pick_len(min(dv.len, sv.len))
+            d = self.place(ctx, dv, n)
+            if "equal" in rel_ok and self.chance(same_prob):
+                return d, d
+            s = self.place(ctx, sv, n)
+            if relation(d, s) in rel_ok:
+                return d, s
+        return None
+
+    def op_kernel(self, ctx):
+        name = self.weighted([(3, "k_add"), (3, "k_scale"), (3, "k_mix"), (2, "k_fill"),
+                              (1, "k_from_sym"), (1, "k_to_sym"), (1, "k_sum"), (2, "k_xor"),
+                              (1, "k_view"), (1, "k_shift")])
+        if not self.live_views(ctx, "dev"):
+            return False
+        ok_elem = ("disjoint", "equal", "mixed")
+        if name in ("k_add", "k_xor", "k_shift"):
+            pair = self.dev_pair(ctx, ("disjoint",) if name == "k_shift" else ok_elem)
+            if not pair:
+                return False
+            d, s = pair
+            n = self.count([d, s], d.len)
+            spin = self.spin(ctx)
+            cfg = self.launch(n)
+            if name == "k_xor":
+                call = "k_xor<unsigned int>%s(%s, %s, %s, %s, %d)" % (
+                    cfg, self.ptr(d), self.ptr(s), self.host_scalar(ctx), n, spin)
+            else:
+                call = "%s%s(%s, %s, %s, %d)" % (name, cfg, self.ptr(d), self.ptr(s), n, spin)
+            self.written(d)
+        elif name == "k_mix":
+            for _ in range(8):
+                pair = self.dev_pair(ctx, ok_elem)
+                if not pair:
+                    return False
+                d, a = pair
+                bv = self.pick_view(ctx, "dev", d.len)
+                if not bv:
+                    continue
+                b = d if self.chance(0.1) else self.place(ctx, bv, d.len)
+                if relation(d, b) in ok_elem:
+                    break
+            else:
+                return False
+            n = self.count([d, a, b], d.len)
+            spin = self.spin(ctx)
+            call = "k_mix%s(%s, %s, %s, %s, %d)" % (self.launch(n), self.ptr(d), self.ptr(a),
+                                                    self.ptr(b), n, spin)
+            self.written(d)
+        elif name in ("k_scale", "k_fill", "k_from_sym"):
+            v = self.pick_view(ctx, "dev")
+            d = self.place(ctx, v, self.pick_len(v.len))
+            n = self.count([d], d.len)
+            spin = self.spin(ctx)
+            cfg = self.launch(n)
+            if name == "k_scale":
+                call = "k_scale%s(%s, %s, %s, %d)" % (cfg, self.ptr(d),
+                                                      self.host_scalar(ctx, True), n, spin)
+            elif name == "k_fill":
+                call = "k_fill%s(%s, %s, %s, %d)" % (cfg, self.ptr(d), self.host_scalar(ctx),
+                                                     n, spin)
+            else:
+                call = "k_from_sym%s(%s, %d, %s, %d)" % (cfg, self.ptr(d),
+                                                         self.r.randrange(SYM_N), n, spin)
+            self.written(d)
+        elif name == "k_to_sym":
+            v = self.pick_view(ctx, "dev")
+            s = self.place(ctx, v, self.pick_len(min(v.len, SYM_N)))
+            n = self.count([s], s.len)
+            spin = self.spin(ctx)
+            call = "k_to_sym%s(%s, %s, %d)" % (self.launch(n), self.ptr(s), n, spin)
+        elif name == "k_sum":
+            ov = self.pick_view(ctx, "dev")
+            sv = self.pick_view(ctx, "dev")
+            o = self.place(ctx, ov, 1)
+            s = self.place(ctx, sv, self.pick_len(sv.len))
+            n = self.count([s], s.len)
+            spin = self.spin(ctx)
+            cfg = "<<<1, 1>>>" if self.chance(0.5) else self.launch(n)
+            call = "k_sum%s(%s, %s, %s, %d)" % (cfg, self.ptr(o), self.ptr(s), n, spin)
+            self.written(o)
+        else:  # k_view: the pointer travels inside a struct passed by value
+            v = self.pick_view(ctx, "dev")
+            d = self.place(ctx, v, self.pick_len(v.len))
+            n = self.count([d], d.len)
+            spin = self.spin(ctx)
+            self.written(d)
+            bid = self.emit_open(ctx, "{")
+            inner = ctx.child()
+            vid = self.nid()
+            self.emit(inner, "DevView dv%d = {%s, %s};" % (vid, self.ptr(d), n), mark=False)
+            self.emit(inner, "k_view%s(dv%d, %s, %d);" % (self.launch(n), vid, self.odd(), spin))
+            if self.chance(0.3):
+                self.api(inner, "cudaGetLastError()")
+            self.emit_close(ctx, bid)
+            self.kernels_used.add(name)
+            return True
+        self.kernels_used.add(name)
+        self.emit(ctx, call + ";")
+        if self.chance(0.25):
+            self.api(ctx, "cudaGetLastError()")
+        return True
+
+    def op_sync(self, ctx):
+        x = self.r.random()
+        self.charge(ctx, 5)
+        if x < 0.8:
+            self.api(ctx, "cudaDeviceSynchronize()")
+        else:
+            self.api(ctx, "cudaStreamSynchronize(0)")
+        return True
+
+    # -- host operations -----------------------------------------------------
+    def host_pair(self, ctx, disjoint):
+        for _ in range(8):
+            xv = self.pick_view(ctx, "host")
+            yv = self.pick_view(ctx, "host")
+            if not xv:
+                return None
+            n = self.pick_len(min(xv.len, yv.len))
+            x = self.place(ctx, xv, n)
+            y = self.place(ctx, yv, n)
+            if not disjoint or relation(x, y) == "disjoint":
+                return x, y
+        return None
+
+    def op_host_loop(self, ctx):
+        pair = self.host_pair(ctx, False)
+        if not pair:
+            return False
+        x, y = pair
+        n = self.count([x, y], x.len)
+        k = self.odd()
+        form = self.r.randrange(4)
+        xi, yi = self.at(x, "i"), self.at(y, "i")
+        if form == 0:
+            body = "%s = %s * %s + %s;" % (xi, xi, k, yi)
+        elif form == 1:
+            body = "%s += (%s >> %d) ^ %s;" % (xi, yi, self.r.randrange(1, 9), k)
+        elif form == 2:
+            body = "%s = %s * %s + (unsigned int)i;" % (xi, xi, k)
+        else:
+            body = "%s ^= %s + %s;" % (xi, yi, self.u32())
+        self.written(x)
+        self.emit(ctx, "for (int i = 0; i < %s; ++i) %s" % (n, body))
+        return True
+
+    def op_host_print(self, ctx):
+        v = self.pick_view(ctx, "host")
+        if not v:
+            return False
+        a = self.place(ctx, v, 1)
+        w = self.pick_view(ctx, "host")
+        b = self.place(ctx, w, 1)
+        pid = self.nid()
+        if self.chance(0.5):
+            self.emit(ctx, 'printf("p%d %%u %%u\\n", %s, %s);' % (pid, self.at(a, "0"), self.at(b, "0")))
+        else:
+            c = self.place(ctx, v, self.pick_len(v.len))
+            self.emit(ctx, 'printf("c%d %%08x\\n", checksum(%s, %s));'
+                      % (pid, self.ptr(c), self.count([c], c.len)))
+        return True
+
+    def op_host_reduce(self, ctx):
+        v = self.pick_view(ctx, "host")
+        if not v:
+            return False
+        rg = self.place(ctx, v, self.pick_len(v.len))
+        aid = self.nid()
+        bid = self.emit_open(ctx, "{")
+        inner = ctx.child()
+        self.emit(inner, "unsigned int acc%d = %s;" % (aid, self.u32()), mark=False)
+        self.emit(inner, "for (int i = 0; i < %s; ++i) acc%d = acc%d * 31u + %s;"
+                  % (self.count([rg], rg.len), aid, aid, self.at(rg, "i")), mark=False)
+        if self.chance(0.4):
+            t = self.place(ctx, self.pick_view(ctx, "host"), 1)
+            self.written(t)
+            self.emit(inner, "%s = acc%d;" % (self.at(t, "0"), aid), mark=False)
+        else:
+            self.emit(inner, 'printf("acc%d %%u\\n", acc%d);' % (aid, aid), mark=False)
+        self.emit_close(ctx, bid)
+        return True
+
+    def op_libc(self, ctx):
+        if self.chance(0.6):
+            pair = self.host_pair(ctx, True)
+            if not pair:
+                return False
+            d, s = pair
+            self.written(d)
+            self.emit(ctx, "memcpy(%s, %s, %s);" % (self.ptr(d), self.ptr(s),
+                                                   self.nbytes(self.count([d, s], d.len))))
+        else:
+            v = self.pick_view(ctx, "host")
+            if not v:
+                return False
+            d = self.place(ctx, v, self.pick_len(v.len))
+            self.written(d)
+            self.emit(ctx, "memset(%s, %d, %s);" % (self.ptr(d), self.r.randrange(256),
+                                                   self.nbytes(self.count([d], d.len))))
+        return True
+
+    # -- conditions -----------------------------------------------------------
+    def host_cond(self, ctx):
+        v = self.pick_view(ctx, "host")
+        if not v:
+            return None
+        a = self.place(ctx, v, 1)
+        x = self.r.random()
+        if x < 0.5:
+            m = self.r.randint(2, 5)
+            return "(%s %% %du) == %du" % (self.at(a, "0"), m, self.r.randrange(m))
+        if x < 0.75:
+            return "(%s & %du) != 0u" % (self.at(a, "0"), 1 << self.r.randrange(4))
+        b = self.place(ctx, self.pick_view(ctx, "host"), 1)
+        if self.at(a, "0") == self.at(b, "0"):
+            return "(%s & 3u) == 1u" % self.at(a, "0")
+        return "%s > %s" % (self.at(a, "0"), self.at(b, "0"))
+
+    def simple_cond(self, ctx):
+        """A condition needing no statements before it."""
+        opts = []
+        if self.live_views(ctx, "host"):
+            opts.append((4, "host"))
+        if ctx.loops:
+            opts.append((2, "loop"))
+        if any(p.kind == "int" for p in ctx.func.params):
+            opts.append((2, "param"))
+        if not opts:
+            return None
+        k = self.weighted(opts)
+        if k == "host":
+            return self.host_cond(ctx)
+        if k == "loop":
+            var, iters = self.choice(ctx.loops)
+            return "(%s %% 2) == %d" % (var, self.r.randrange(2))
+        return "(k %% 3) == %d" % self.r.randrange(3)
+
+    def cond(self, ctx):
+        """A condition; may first emit a read-back or a helper call it depends on."""
+        opts = [(4, "simple")]
+        if ctx.func.gpu_ok and self.live_views(ctx, "dev"):
+            opts.append((4, "readback"))
+        if any(h.ret != "void" for h in self.callable(ctx)):
+            opts.append((2, "call"))
+        k = self.weighted(opts)
+        if k == "readback":
+            v = self.pick_view(ctx, "dev")
+            rg = self.place(ctx, v, 1)
+            rid = self.nid()
+            self.emit(ctx, "unsigned int rb%d = 0;" % rid, mark=False)
+            self.charge(ctx, 10)
+            self.api(ctx, "cudaMemcpy(&rb%d, %s, sizeof(unsigned int), cudaMemcpyDeviceToHost)"
+                     % (rid, self.ptr(rg)))
+            m = self.r.randint(2, 5)
+            return "(rb%d %% %du) == %du" % (rid, m, self.r.randrange(m))
+        if k == "call":
+            h = self.choice([h for h in self.callable(ctx) if h.ret != "void"])
+            args = self.call_args(ctx, h) if self.can_afford(ctx, h.cost) else None
+            if args is not None:
+                rid = self.nid()
+                self.charge(ctx, h.cost)
+                ctx.func.callees.append(h)
+                if self.chance(0.3):
+                    return "(%s(%s) %% 2u) == 0u" % (h.name, args)
+                self.emit(ctx, "unsigned int r%d = 0;" % rid, mark=False)
+                self.emit(ctx, "r%d = %s(%s);" % (rid, h.name, args))
+                return "(r%d %% 3u) != %du" % (rid, self.r.randrange(3))
+        return self.simple_cond(ctx)
+
+    # -- control flow ------------------------------------------------------------
+    def block_len(self):
+        lo, hi = self.cfg["block_stmts"]
+        return self.r.randint(lo, hi)
+
+    def ctrl_if(self, ctx):
+        if ctx.depth >= self.cfg["max_depth"]:
+            return False
+        c = self.cond(ctx)
+        if c is None:
+            return False
+        bid = self.emit_open(ctx, "if (%s) {" % c)
+        self.stmts(ctx.child(), self.block_len())
+        if self.chance(0.5):
+            ctx.func.lines.append("  " * ctx.indent + "} else {")
+            self.stmts(ctx.child(), self.block_len())
+        self.emit_close(ctx, bid)
+        return True
+
+    def ctrl_for(self, ctx):
+        if ctx.depth >= self.cfg["max_depth"]:
+            return False
+        iters = self.r.randint(2, 4)
+        while iters > 1 and ctx.mult * iters > self.cfg["max_mult"]:
+            iters -= 1
+        if iters < 2:
+            return False
+        var = "it%d" % self.nid()
+        bound = str(iters)
+        hv = self.live_views(ctx, "host")
+        if hv and iters >= 3 and self.chance(0.3):
+            # a trip count read from host memory: lo .. iters (the model uses the maximum)
+            lo = self.r.randint(1, iters - 1)
+            e = self.at(self.place(ctx, self.choice(hv), 1), "0")
+            bound = "%d + (int)(%s %% %du)" % (lo, e, iters - lo + 1)
+        bid = self.emit_open(ctx, "for (int %s = 0; %s < %s; ++%s) {" % (var, var, bound, var))
+        self.stmts(ctx.child((var, iters), "for", iters), self.block_len())
+        self.emit_close(ctx, bid)
+        return True
+
+    def ctrl_while(self, ctx):
+        if ctx.depth >= self.cfg["max_depth"]:
+            return False
+        g = self.r.randint(2, 4)
+        while g > 1 and ctx.mult * g > self.cfg["max_mult"]:
+            g -= 1
+        if g < 2:
+            return False
+        wid = self.nid()
+        readback = ctx.func.gpu_ok and self.live_views(ctx, "dev") and self.chance(0.7)
+        if not readback and not self.live_views(ctx, "host"):
+            return False
+        bid = self.emit_open(ctx, "{")
+        inner = ctx.child()
+        self.emit(inner, "int g%d = 0;" % wid, mark=False)
+        body = inner.child(None, "while", g)
+        if readback:
+            rg = self.place(ctx, self.pick_view(ctx, "dev"), 1)
+            m = self.r.randint(2, 7)
+            self.emit(inner, "unsigned int w%d = 0;" % wid, mark=False)
+            self.emit(inner, "while (g%d < %d && (w%d %% %du) != %du) {"
+                      % (wid, g, wid, m, self.r.randrange(1, m)), mark=False)
+            self.stmts(body, self.block_len())
+            self.charge(body, 10)
+            self.api(body, "cudaMemcpy(&w%d, %s, sizeof(unsigned int), cudaMemcpyDeviceToHost)"
+                     % (wid, self.ptr(rg)))
+            self.emit(body, "++g%d;" % wid, mark=False)
+            self.emit(inner, "}", mark=False)
+        else:
+            c = self.host_cond(ctx)
+            if self.chance(0.5):
+                self.emit(inner, "while (g%d < %d && !(%s)) {" % (wid, g, c), mark=False)
+                self.stmts(body, self.block_len())
+                self.emit(body, "++g%d;" % wid, mark=False)
+                self.emit(inner, "}", mark=False)
+            else:
+                self.emit(inner, "do {", mark=False)
+                self.stmts(body, self.block_len())
+                self.emit(body, "++g%d;" % wid, mark=False)
+                self.emit(inner, "} while (g%d < %d && !(%s));" % (wid, g, c), mark=False)
+        self.emit_close(ctx, bid)
+        return True
+
+    def ctrl_switch(self, ctx):
+        if ctx.depth >= self.cfg["max_depth"]:
+            return False
+        opts = []
+        if self.live_views(ctx, "host"):
+            opts.append("host")
+        if ctx.func.gpu_ok and self.live_views(ctx, "dev"):
+            opts.append("readback")
+        if ctx.loops:
+            opts.append("loop")
+        if not opts:
+            return False
+        k = self.choice(opts)
+        if k == "host":
+            e = self.at(self.place(ctx, self.pick_view(ctx, "host"), 1), "0")
+        elif k == "readback":
+            rg = self.place(ctx, self.pick_view(ctx, "dev"), 1)
+            rid = self.nid()
+            self.emit(ctx, "unsigned int rb%d = 0;" % rid, mark=False)
+            self.charge(ctx, 10)
+            self.api(ctx, "cudaMemcpy(&rb%d, %s, sizeof(unsigned int), cudaMemcpyDeviceToHost)"
+                     % (rid, self.ptr(rg)))
+            e = "rb%d" % rid
+        else:
+            e = "(unsigned int)%s" % self.choice(ctx.loops)[0]
+        bid = self.emit_open(ctx, "switch (%s %% 3u) {" % e)
+        for label in ("case 0u:", "case 1u:", "default:"):
+            if label == "case 1u:" and self.chance(0.3):
+                continue
+            ctx.func.lines.append("  " * ctx.indent + "%s {" % label)
+            inner = ctx.child()
+            self.stmts(inner, self.block_len())
+            self.emit(inner, "break;", mark=False)
+            ctx.func.lines.append("  " * ctx.indent + "}")
+        self.emit_close(ctx, bid)
+        return True
+
+    def ctrl_jump(self, ctx):
+        """break / continue inside a loop."""
+        if not ctx.loop_kind:
+            return False
+        c = self.simple_cond(ctx)
+        if c is None:
+            return False
+        word = "continue" if ctx.loop_kind == "for" and self.chance(0.5) else "break"
+        self.emit(ctx, "if (%s) %s;" % (c, word))
+        return True
+
+    def ctrl_return(self, ctx):
+        """Early return from a helper."""
+        f = ctx.func
+        if f.is_main:
+            return False
+        c = self.simple_cond(ctx)
+        if c is None:
+            return False
+        ret = "return;" if f.ret == "void" else "return %s;" % self.u32()
+        self.emit(ctx, "if (%s) { %s }" % (c, " ".join(f.cleanup + [ret])))
+        return True
+
+    # -- helpers -----------------------------------------------------------------
+    def callable(self, ctx):
+        f = ctx.func
+        hs = self.helpers if f.is_main else self.helpers[:f.idx]
+        return [h for h in hs if f.gpu_ok or not h.gpu_ok]
+
+    def call_args(self, ctx, h):
+        regions = []
+        args = []
+        for p in h.params:
+            if p.kind in ("hptr", "dptr"):
+                space = "host" if p.kind == "hptr" else "dev"
+                for _ in range(6):
+                    v = self.pick_view(ctx, space, p.minlen)
+                    if not v:
+                        return None
+                    rg = self.place(ctx, v, p.minlen)
+                    if all(relation(rg, o) == "disjoint" for o in regions):
+                        break
+                else:
+                    return None
+                regions.append(rg)
+                if p.written:
+                    self.written(rg)
+                args.append(self.ptr(rg))
+            elif p.kind == "struct":
+                cands = [s for s in ctx.func.structs if s.n >= p.minlen]
+                cands = [s for s in cands
+                         if all(relation(Region(s.hview, 0, s.n), o) == "disjoint" and
+                                relation(Region(s.dview, 0, s.n), o) == "disjoint"
+                                for o in regions)]
+                if not cands:
+                    return None
+                s = self.choice(cands)
+                regions += [Region(s.hview, 0, s.hview.len), Region(s.dview, 0, s.dview.len)]
+                if s.acc == "->":
+                    args.append(s.name if p.by_ptr else "*" + s.name)
+                else:
+                    args.append("&" + s.name if p.by_ptr else s.name)
+            elif p.kind == "vec":
+                cands = [v for v in ctx.func.views
+                         if v.alloc.alive and v.alloc.kind == "vector" and v.len >= p.minlen
+                         and v.off == 0 and v.len == v.alloc.size]
+                cands = [v for v in cands
+                         if all(relation(Region(v, 0, v.len), o) == "disjoint" for o in regions)]
+                if not cands:
+                    return None
+                v = self.choice(cands)
+                regions.append(Region(v, 0, v.len))
+                if p.written and v.param is not None:
+                    v.param.written = True
+                args.append(v.idx)
+            else:
+                if ctx.loops and self.chance(0.5):
+                    args.append(self.choice(ctx.loops)[0])
+                elif any(q.kind == "int" for q in ctx.func.params) and self.chance(0.5):
+                    args.append("k + 1")
+                else:
+                    args.append(str(self.r.randrange(10)))
+        return ", ".join(args)
+
+    def op_call(self, ctx):
+        hs = [h for h in self.callable(ctx) if self.can_afford(ctx, h.cost)]
+        if not hs:
+            return False
+        h = self.choice(hs)
+        args = self.call_args(ctx, h)
+        if args is None:
+            return False
+        self.charge(ctx, h.cost)
+        ctx.func.callees.append(h)
+        if self.chance(0.1):
+            self.emit(ctx, "{ auto *fp = &%s; fp(%s); }" % (h.name, args))
+        else:
+            self.emit(ctx, "%s(%s);" % (h.name, args))
+        return True
+
+    def make_helper(self, idx):
+        gpu = self.chance(0.7)
+        f = Func("helper%d" % idx, False, gpu, self.cfg["helper_budget_us"])
+        f.idx = idx
+        nh = self.r.randint(0, 2)
+        nd = self.r.randint(1, 2) if gpu else 0
+        if not gpu and nh == 0:
+            nh = 1
+        params = []
+        for i in range(nh):
+            params.append(Param("hptr", "hp%d" % i, self.choice([16, 32, 64, 128, 256])))
+        for i in range(nd):
+            params.append(Param("dptr", "dp%d" % i, self.choice([16, 32, 64, 128, 256])))
+        if gpu and self.chance(0.3):
+            params.append(Param("struct", "b", self.choice([64, 128, 256]), self.chance(0.5)))
+        if self.chance(0.25):
+            params.append(Param("vec", "v", self.choice([64, 128, 256])))
+        if self.chance(0.4):
+            params.append(Param("int", "k"))
+        self.r.shuffle(params)
+        f.params = params
+        f.ret = "unsigned int" if self.chance(0.35) else "void"
+        for p in params:
+            if p.kind in ("hptr", "dptr"):
+                a = self.new_alloc(p.name, "host" if p.kind == "hptr" else "dev", "param", p.minlen)
+                f.views.append(View(a, p.name, p.name, 0, p.minlen, exact=False, param=p))
+            elif p.kind == "struct":
+                acc = "->" if p.by_ptr else "."
+                ha = self.new_alloc("b%shost" % acc, "host", "param", p.minlen)
+                da = self.new_alloc("b%sdev" % acc, "dev", "param", p.minlen)
+                hv = View(ha, "b%shost" % acc, "b%shost" % acc, 0, p.minlen, "b%sn" % acc, "b",
+                          exact=False)
+                dv = View(da, "b%sdev" % acc, "b%sdev" % acc, 0, p.minlen, "b%sn" % acc, "b",
+                          exact=False)
+                f.views += [hv, dv]
+                f.structs.append(StructInst("b", acc, hv, dv, p.minlen))
+            elif p.kind == "vec":
+                a = self.new_alloc("v", "host", "vector", p.minlen)
+                f.views.append(View(a, "v.data()", "v", 0, p.minlen, "(int)v.size()", "v",
+                                    exact=False, param=p))
+        ctx = Ctx(f, 1)
+        # temporaries owned by the helper
+        if gpu and self.chance(0.3):
+            n = self.choice([64, 256, 1024])
+            tid = self.nid()
+            a = self.new_alloc("tmp%d" % tid, "dev", "tempdev", n)
+            self.emit(ctx, "unsigned int *tmp%d = nullptr;" % tid, mark=False)
+            self.api(ctx, "cudaMalloc(&tmp%d, %d * sizeof(unsigned int))" % (tid, n), mark=False)
+            self.api(ctx, "cudaMemset(tmp%d, %d, %d * sizeof(unsigned int))"
+                     % (tid, self.r.randrange(256), n), mark=False)
+            f.views.append(View(a, "tmp%d" % tid, "tmp%d" % tid, 0, n))
+            f.cleanup.append("cudaFree(tmp%d);" % tid)
+            f.cost += 20
+        if self.chance(0.3):
+            n = self.choice([32, 64, 256])
+            tid = self.nid()
+            if self.chance(0.5):
+                a = self.new_alloc("loc%d" % tid, "host", "stack", n)
+                self.emit(ctx, "unsigned int loc%d[%d];" % (tid, n), mark=False)
+                self.emit(ctx, "for (int i = 0; i < %d; ++i) loc%d[i] = (unsigned int)i * %s;"
+                          % (n, tid, self.odd()), mark=False)
+                f.views.append(View(a, "loc%d" % tid, "loc%d" % tid, 0, n))
+            else:
+                a = self.new_alloc("tv%d" % tid, "host", "tempvec", n)
+                self.emit(ctx, "std::vector<unsigned int> tv%d(%d, %s);" % (tid, n, self.u32()),
+                          mark=False)
+                f.views.append(View(a, "tv%d.data()" % tid, "tv%d" % tid, 0, n, "(int)tv%d.size()"
+                                    % tid, "tv%d" % tid))
+        # the body
+        lo, hi = self.cfg["helper_stmts"]
+        self.stmts(ctx, self.r.randint(lo, hi))
+        # leaving: release temporaries, compute the result
+        for c in f.cleanup:
+            self.emit(ctx, c, mark=False)
+        if f.ret != "void":
+            hv = self.live_views(ctx, "host")
+            if hv:
+                rg = self.place(ctx, self.choice(hv), 1)
+                self.emit(ctx, "return %s + %s;" % (self.at(rg, "0"), self.u32()), mark=False)
+            else:
+                self.emit(ctx, "return %s;" % self.u32(), mark=False)
+        sig = []
+        for p in f.params:
+            if p.kind in ("hptr", "dptr"):
+                sig.append("%sunsigned int *%s" % ("" if p.written else "const ", p.name))
+            elif p.kind == "struct":
+                sig.append("Buf *b" if p.by_ptr else "Buf &b")
+            elif p.kind == "vec":
+                sig.append("%sstd::vector<unsigned int> &v" % ("" if p.written else "const "))
+            else:
+                sig.append("int k")
+        f.signature = "static %s %s(%s)" % (f.ret, f.name, ", ".join(sig))
+        return f
+
+    # -- statements --------------------------------------------------------------
+    def stmts(self, ctx, n):
+        for _ in range(n):
+            self.stmt(ctx)
+
+    def stmt(self, ctx):
+        f = ctx.func
+        opts = [(5, self.op_host_loop), (2, self.op_host_print), (1, self.op_host_reduce),
+                (1, self.op_libc), (3, self.ctrl_if), (2, self.ctrl_for), (1, self.ctrl_while),
+                (4, self.op_call), (1, self.ctrl_switch)]
+        if f.gpu_ok:
+            opts += [(4, lambda c: self.op_copy(c, "H2D")), (4, lambda c: self.op_copy(c, "D2H")),
+                     (2, lambda c: self.op_copy(c, "D2D")), (0.3, lambda c: self.op_copy(c, "H2H")),
+                     (2, self.op_memset), (1, self.op_to_symbol), (1, self.op_from_symbol),
+                     (9, self.op_kernel), (1, self.op_sync)]
+        if ctx.loop_kind:
+            opts.append((1, self.ctrl_jump))
+        if not f.is_main:
+            opts.append((1, self.ctrl_return))
+        if ctx.top:
+            opts += [(1, self.op_free), (1.5, self.op_realloc)]
+        if f.is_main:
+            opts.append((0.7, self.op_swap))
+        for _ in range(30):
+            if self.weighted(opts)(ctx):
+                return
+        self.emit(ctx, 'printf("nop\\n");')
+
+    # -- main --------------------------------------------------------------------
+    def host_init(self, ctx, ptr_idx, n):
+        self.emit(ctx, "for (int i = 0; i < %d; ++i) %s[i] = (unsigned int)i * %s + %s;"
+                  % (n, ptr_idx, self.odd(), self.u32()), mark=False)
+
+    def dev_init(self, ctx, name, n):
+        x = self.r.random()
+        hosts = [v for v in ctx.func.views if v.alloc.alive and v.space == "host"
+                 and v.len >= n and v.off == 0]
+        if x < 0.4 and hosts:
+            src = self.choice(hosts)
+            self.api(ctx, "cudaMemcpy(%s, %s, %d * sizeof(unsigned int), cudaMemcpyHostToDevice)"
+                     % (name, src.ptr, n), mark=False)
+        elif x < 0.75:
+            self.api(ctx, "cudaMemset(%s, %d, %d * sizeof(unsigned int))"
+                     % (name, self.r.randrange(256), n), mark=False)
+        else:
+            self.kernels_used.add("k_fill")
+            self.emit(ctx, "k_fill<<<%d, 128>>>(%s, %s, %d, 0);"
+                      % (self.choice([1, 4, 8]), name, self.u32(), n), mark=False)
+
+    def alloc_host(self, ctx, name, kind, n, declare):
+        a = self.new_alloc(name, "host", kind, n)
+        decl = "unsigned int *" if declare else ""
+        if kind == "malloc":
+            self.emit(ctx, "%s%s = (unsigned int *)malloc(%d * sizeof(unsigned int));"
+                      % (decl, name, n), mark=False)
+        elif kind == "new":
+            self.emit(ctx, "%s%s = new unsigned int[%d];" % (decl, name, n), mark=False)
+        elif kind == "pinned":
+            if declare:
+                self.emit(ctx, "unsigned int *%s = nullptr;" % name, mark=False)
+            self.api(ctx, "cudaMallocHost(&%s, %d * sizeof(unsigned int))" % (name, n), mark=False)
+        self.host_init(ctx, name, n)
+        v = View(a, name, name, 0, n)
+        ctx.func.views.append(v)
+        return a
+
+    def alloc_dev(self, ctx, name, n, declare, kind="cuda"):
+        a = self.new_alloc(name, "dev", kind, n)
+        if self.chance(0.15):
+            self.emit(ctx, "%s%s = make_dev(%d, %d);" % ("unsigned int *" if declare else "",
+                                                        name, n, self.r.randrange(256)),
+                      mark=False)
+            ctx.func.views.append(View(a, name, name, 0, n))
+            return a
+        if declare:
+            self.emit(ctx, "unsigned int *%s = nullptr;" % name, mark=False)
+        self.api(ctx, "cudaMalloc(&%s, %d * sizeof(unsigned int))" % (name, n), mark=False)
+        self.dev_init(ctx, name, n)
+        ctx.func.views.append(View(a, name, name, 0, n))
+        return a
+
+    def op_swap(self, ctx):
+        """Exchange two buffers (ping-pong).  Only between buffers of one kind and size
+        that no other pointer aliases: then the model need not know which is which."""
+        f = ctx.func
+        aliased = set(v.alloc.uid for v in f.views if v.ptr != v.alloc.name
+                      and not v.ptr.endswith(".data()"))
+        cands = [a for a in self.main_allocs if a.alive and a.kind in ("cuda", "malloc")
+                 and a.uid not in aliased]
+        pairs = [(a, b) for i, a in enumerate(cands) for b in cands[i + 1:]
+                 if a.kind == b.kind and a.size == b.size]
+        if not pairs:
+            return False
+        a, b = self.choice(pairs)
+        if self.chance(0.5):
+            self.emit(ctx, "std::swap(%s, %s);" % (a.name, b.name))
+        else:
+            self.emit(ctx, "{ unsigned int *t = %s; %s = %s; %s = t; }"
+                      % (a.name, a.name, b.name, b.name))
+        return True
+
+    def op_free(self, ctx):
+        f = ctx.func
+        cands = [a for a in self.main_allocs if a.alive and a.kind in ("malloc", "new", "pinned",
+                                                                       "cuda", "pool")]
+        if not cands:
+            return False
+        a = self.choice(cands)
+        a.alive = False
+        self.free_stmt(ctx, a, mark=True)
+        return True
+
+    def free_stmt(self, ctx, a, mark):
+        if a.kind == "malloc":
+            self.emit(ctx, "free(%s);" % a.name, mark)
+        elif a.kind == "new":
+            self.emit(ctx, "delete[] %s;" % a.name, mark)
+        elif a.kind == "pinned":
+            self.api(ctx, "cudaFreeHost(%s)" % a.name, mark)
+        elif a.kind == "cuda" and self.chance(0.3):
+            self.emit(ctx, "release_dev(%s);" % a.name, mark)
+        elif a.kind in ("cuda", "pool", "struct-dev"):
+            self.api(ctx, "cudaFree(%s)" % a.name, mark)
+        elif a.kind == "struct-host":
+            self.emit(ctx, "free(%s);" % a.name, mark)
+
+    def op_realloc(self, ctx):
+        # a freed pointer gets a new allocation of a possibly different size,
+        # or a vector is re-assigned (its data may move)
+        dead = [a for a in self.main_allocs if not a.alive and a.kind != "pool"
+                and not any(b.name == a.name and b.alive for b in self.main_allocs)]
+        vecs = [a for a in self.main_allocs if a.alive and a.kind == "vector"]
+        if dead and (not vecs or self.chance(0.7)):
+            old = self.choice(dead)
+            n = self.choice([256, 512, 1000, 1024, 2048])
+            if old.space == "host":
+                a = self.alloc_host(ctx, old.name, old.kind, n, False)
+            else:
+                a = self.alloc_dev(ctx, old.name, n, False)
+            self.main_allocs.remove(old)
+            self.main_allocs.append(a)
+            return True
+        if vecs:
+            old = self.choice(vecs)
+            old.alive = False
+            n = self.choice([256, 512, 1024, 2048])
+            a = self.new_alloc(old.name, "host", "vector", n)
+            self.emit(ctx, "%s.assign(%d, %s);" % (old.name, n, self.u32()), mark=False)
+            ctx.func.views.append(View(a, "%s.data()" % old.name, old.name, 0, n,
+                                       "(int)%s.size()" % old.name, old.name))
+            self.main_allocs.remove(old)
+            self.main_allocs.append(a)
+            return True
+        return False
+
+    def reachable(self, f):
+        seen, todo = [], list(f.callees)
+        while todo:
+            h = todo.pop()
+            if h not in seen:
+                seen.append(h)
+                todo += h.callees
+        return seen
+
+    def make_main(self):
+        f = Func("main", True, True, self.cfg["budget_us"])
+        ctx = Ctx(f, 1, top=True)
+        self.main_allocs = []
+        # the global host array and the symbol
+        ga = self.new_alloc("g_host", "host", "global", GHOST_N)
+        self.host_init(ctx, "g_host", GHOST_N)
+        f.views.append(View(ga, "g_host", "g_host", 0, GHOST_N))
+        self.main_allocs.append(ga)
+        self.api(ctx, "cudaMemcpyToSymbol(g_sym, g_host, SYM_N * sizeof(unsigned int))",
+                 mark=False)
+        # host buffers
+        lo, hi = self.cfg["n_host"]
+        sizes = [256, 512, 1000, 1024, 2048, 4096]
+        need_vec = any(p.kind == "vec" for h in self.helpers for p in h.params)
+        for i in range(self.r.randint(lo, hi)):
+            kind = self.weighted([(3, "malloc"), (2, "new"), (2, "vector"), (1, "stack"),
+                                  (2, "pinned")])
+            if need_vec and i == 0:
+                kind = "vector"
+            n = self.choice(sizes)
+            name = "%s%d" % ({"malloc": "h", "new": "h", "pinned": "hp", "vector": "v",
+                              "stack": "s"}[kind], i)
+            if kind == "vector":
+                a = self.new_alloc(name, "host", "vector", n)
+                self.emit(ctx, "std::vector<unsigned int> %s(%d, %s);" % (name, n, self.u32()),
+                          mark=False)
+                if self.chance(0.5):
+                    self.host_init(ctx, name, n)
+                f.views.append(View(a, "%s.data()" % name, name, 0, n, "(int)%s.size()" % name,
+                                    name))
+            elif kind == "stack":
+                n = min(n, 2048)
+                a = self.new_alloc(name, "host", "stack", n)
+                self.emit(ctx, "unsigned int %s[%d];" % (name, n), mark=False)
+                self.host_init(ctx, name, n)
+                f.views.append(View(a, name, name, 0, n))
+            else:
+                a = self.alloc_host(ctx, name, kind, n, True)
+            self.main_allocs.append(a)
+        # device buffers; maybe one pool carved into views
+        lo, hi = self.cfg["n_dev"]
+        for i in range(self.r.randint(lo, hi)):
+            a = self.alloc_dev(ctx, "d%d" % i, self.choice(sizes), True)
+            self.main_allocs.append(a)
+        if self.chance(0.6):
+            n = 8192
+            a = self.new_alloc("d_pool", "dev", "pool", n)
+            self.emit(ctx, "unsigned int *d_pool = nullptr;", mark=False)
+            self.api(ctx, "cudaMalloc(&d_pool, %d * sizeof(unsigned int))" % n, mark=False)
+            self.dev_init(ctx, "d_pool", n)
+            f.views.append(View(a, "d_pool", "d_pool", 0, n))
+            self.main_allocs.append(a)
+            for j in range(self.r.randint(2, 4)):
+                ln = self.choice([256, 512, 1024, 2048])
+                off = self.r.randrange(0, n - ln + 1, 64)
+                self.emit(ctx, "unsigned int *d_part%d = d_pool + %d;" % (j, off), mark=False)
+                f.views.append(View(a, "d_part%d" % j, "d_part%d" % j, off, ln))
+        # structs holding a host and a device buffer
+        need_struct = any(p.kind == "struct" for h in self.helpers for p in h.params)
+        for j in range(self.r.randint(1 if need_struct else 0, 2)):
+            n = self.choice([256, 512, 1024])
+            name = "sb%d" % j
+            by_ptr = self.chance(0.3)
+            ha = self.new_alloc("%s.host" % name, "host", "struct-host", n)
+            da = self.new_alloc("%s.dev" % name, "dev", "struct-dev", n)
+            self.emit(ctx, "Buf %s;" % name, mark=False)
+            self.emit(ctx, "%s.n = %d;" % (name, n), mark=False)
+            self.emit(ctx, "%s.host = (unsigned int *)malloc(%d * sizeof(unsigned int));"
+                      % (name, n), mark=False)
+            self.host_init(ctx, "%s.host" % name, n)
+            self.api(ctx, "cudaMalloc(&%s.dev, %d * sizeof(unsigned int))" % (name, n), mark=False)
+            self.dev_init(ctx, "%s.dev" % name, n)
+            if by_ptr:
+                self.emit(ctx, "Buf *%sp = &%s;" % (name, name), mark=False)
+                acc, sname = "->", name + "p"
+            else:
+                acc, sname = ".", name
+            hv = View(ha, "%s%shost" % (sname, acc), "%s%shost" % (sname, acc), 0, n,
+                      "%s%sn" % (sname, acc), name)
+            dv = View(da, "%s%sdev" % (sname, acc), "%s%sdev" % (sname, acc), 0, n,
+                      "%s%sn" % (sname, acc), name)
+            f.views += [hv, dv]
+            f.structs.append(StructInst(sname, acc, hv, dv, n))
+            self.main_allocs += [ha, da]
+        # aliases: a second name for a buffer, or a pointer into it
+        for _ in range(self.r.randint(0, 3)):
+            base = self.choice([v for v in f.views if v.off == 0 and v.len == v.alloc.size
+                                and v.alloc.kind not in ("vector", "pool")])
+            aid = self.nid()
+            name = "%s_al%d" % ("d" if base.space == "dev" else "h", aid)
+            if self.chance(0.5) or base.len < 512:
+                self.emit(ctx, "unsigned int *%s = %s;" % (name, base.ptr), mark=False)
+                f.views.append(View(base.alloc, name, name, 0, base.len))
+            else:
+                off = self.r.randrange(1, base.len - 255)
+                ln = self.r.randint(256, base.len - off)
+                self.emit(ctx, "unsigned int *%s = %s + %d;" % (name, base.ptr, off), mark=False)
+                f.views.append(View(base.alloc, name, name, off, ln))
+        # the body
+        lo, hi = self.cfg["main_stmts"]
+        self.stmts(ctx, self.r.randint(lo, hi))
+        # make sure every helper runs at least once (directly or through another helper)
+        for h in self.helpers:
+            if h not in self.reachable(f) and self.can_afford(ctx, h.cost):
+                args = self.call_args(ctx, h)
+                if args is not None:
+                    self.charge(ctx, h.cost)
+                    f.callees.append(h)
+                    self.emit(ctx, "%s(%s);" % (h.name, args))
+        # checksums of everything still alive, then release
+        self.emit(ctx, 'printf("-- checksums\\n");', mark=False)
+        for a in self.main_allocs:
+            if not a.alive:
+                continue
+            pv = [v for v in f.views if v.alloc is a and v.off == 0 and v.len == a.size][0]
+            if a.space == "host":
+                self.emit(ctx, 'printf("%s %%08x\\n", checksum(%s, %d));' % (a.name, pv.ptr, a.size),
+                          mark=False)
+            else:
+                cid = self.nid()
+                self.emit(ctx, "std::vector<unsigned int> chk%d(%d);" % (cid, a.size), mark=False)
+                self.api(ctx, "cudaMemcpy(chk%d.data(), %s, %d * sizeof(unsigned int), "
+                         "cudaMemcpyDeviceToHost)" % (cid, pv.ptr, a.size), mark=False)
+                self.emit(ctx, 'printf("%s %%08x\\n", checksum(chk%d.data(), %d));'
+                          % (a.name, cid, a.size), mark=False)
+        cid = self.nid()
+        self.emit(ctx, "std::vector<unsigned int> chk%d(SYM_N);" % cid, mark=False)
+        self.api(ctx, "cudaMemcpyFromSymbol(chk%d.data(), g_sym, SYM_N * sizeof(unsigned int))"
+                 % cid, mark=False)
+        self.emit(ctx, 'printf("g_sym %%08x\\n", checksum(chk%d.data(), SYM_N));' % cid,
+                  mark=False)
+        for a in self.main_allocs:
+            if a.alive:
+                self.free_stmt(ctx, a, mark=False)
+        if self.chance(0.3):
+            self.api(ctx, "cudaDeviceReset()", mark=False)
+        self.emit(ctx, "return 0;", mark=False)
+        return f
+
+    # -- the whole program ------------------------------------------------------
+    def program(self):
+        lo, hi = self.cfg["helpers"]
+        for i in range(self.r.randint(lo, hi)):
+            self.helpers.append(self.make_helper(i))
+        main = self.make_main()
+        self.main = main
+        out = []
+        out.append("// StreamAlloc differential fuzz program (generated by fuzz/gen.py).")
+        out.append("// GENERATOR_VERSION %s seed %d size %s" % (GENERATOR_VERSION, self.seed,
+                                                               self.size))
+        out.append("// Synchronous and deterministic: prints a checksum of every buffer, exits 0.")
+        out.append("// Lines ending in //@s<ID> and blocks //@b{<ID> .. //@b}<ID> are deletable"
+                   " units for fuzz/reduce.")
+        out.append(PRELUDE)
+        for h in self.helpers:
+            bid = self.nid()
+            out.append("%s {  //@b{%d" % (h.signature, bid))
+            out += h.lines
+            out.append("}  //@b}%d" % bid)
+            out.append("")
+        out.append("int main() {")
+        out += main.lines
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+
+def generate(seed, size="small"):
+    return Gen(seed, size).program()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--size", choices=sorted(SIZES), default="small")
+    ap.add_argument("-o", "--output", help="write here instead of stdout")
+    ap.add_argument("--version", action="version", version=GENERATOR_VERSION)
+    a = ap.parse_args()
+    text = generate(a.seed, a.size)
+    if a.output:
+        with open(a.output, "w") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
