@@ -1,6 +1,6 @@
 //===- FunctionAccesses.cpp - Host accesses and GPU op effects -------------===//
 #include "streamalloc/Access/FunctionAccesses.h"
-#include "streamalloc/Access/DeviceSummary.h"
+#include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/Model/ApiModel.h"
 
 #include "AstUtil.h"
@@ -22,7 +22,7 @@ namespace streamalloc {
 struct FunctionAccesses::Impl {
   const FunctionDecl &F;
   ASTContext &Ctx;
-  DeviceSummaries &Device;
+  FunctionSummaries &Device;
   ObjectTable Objects;
   PointsTo Pts;
   std::vector<GpuOp> Ops;
@@ -35,7 +35,7 @@ struct FunctionAccesses::Impl {
     return *Output;
   }
 
-  Impl(const FunctionDecl &F, ASTContext &Ctx, DeviceSummaries &Device)
+  Impl(const FunctionDecl &F, ASTContext &Ctx, FunctionSummaries &Device)
       : F(F), Ctx(Ctx), Device(Device), Pts(F, Ctx, Objects) {}
 
   unsigned lineOf(SourceLocation L) const {
@@ -79,6 +79,9 @@ private:
   void accessLValue(const Expr *E, uint8_t Mode);
   void visitCall(const CallExpr *Call);
   void visitApiCall(const CallExpr *Call, const ApiFunction &Api);
+  /// The definition of a host function whose summary can stand for a call.
+  static const FunctionDecl *summarisableCallee(const CallExpr *Call);
+  void applySummary(const CallExpr *Call, const FunctionDecl &Callee);
 };
 
 /// The part of a control-flow statement that may not run (a do-while body
@@ -276,6 +279,11 @@ void HostAccessVisitor::accessLValue(const Expr *E, uint8_t Mode) {
 void HostAccessVisitor::visitCall(const CallExpr *Call) {
   if (const ApiFunction *Api = modelledCallee(Call))
     return visitApiCall(Call, *Api);
+  if (const FunctionDecl *Def = summarisableCallee(Call)) {
+    for (const Stmt *Child : Call->children())
+      visit(Child, ReadAccess);
+    return applySummary(Call, *Def);
+  }
   // Evaluating the callee and the arguments, then a call the first version
   // cannot see into.
   for (const Stmt *Child : Call->children())
@@ -283,7 +291,41 @@ void HostAccessVisitor::visitCall(const CallExpr *Call) {
   if (const FunctionDecl *F = Call->getDirectCallee())
     if (F->getBuiltinID() == Builtin::BI__builtin_expect)
       return;
-  unknown("call to `" + calleeName(Call) + "`, which has no model");
+  unknown("call to `" + calleeName(Call) + "`, which has no model or body");
+}
+
+const FunctionDecl *HostAccessVisitor::summarisableCallee(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def->getBody() || Def->isVariadic())
+    return nullptr;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && !M->isStatic())
+    return nullptr; // what `this` points to is not followed yet
+  if (Def->hasAttr<CUDAGlobalAttr>() || (Def->hasAttr<CUDADeviceAttr>() && !Def->hasAttr<CUDAHostAttr>()))
+    return nullptr;
+  return Def;
+}
+
+void HostAccessVisitor::applySummary(const CallExpr *Call, const FunctionDecl &Callee) {
+  const FunctionSummary &S = P.Device.get(&Callee);
+  for (unsigned I = 0; I < Call->getNumArgs() && I < S.ParamModes.size(); ++I) {
+    if (!S.ParamModes[I])
+      continue;
+    const Expr *Arg = Call->getArg(I);
+    if (Callee.getParamDecl(I)->getType()->isReferenceType())
+      add(P.Pts.addressOf(Arg), S.ParamModes[I]);
+    else if (Arg->getType()->isPointerType() || Arg->getType()->isArrayType())
+      add(P.Pts.pointees(Arg), S.ParamModes[I]);
+  }
+  for (auto [Global, Mode] : S.Globals)
+    Out.Host.add(P.Pts.storageOf(Global), Mode);
+  if (S.WritesOutput)
+    Out.Host.add(P.output(), WriteAccess);
+  if (S.UnknownMode) {
+    if (!Out.Host.touchesUnknown() && Out.UnknownWhy.empty())
+      Out.UnknownWhy = "`" + Callee.getNameAsString() + "` reaches " + S.UnknownWhy;
+    Out.Host.add(UnknownObject, S.UnknownMode);
+  }
 }
 
 void HostAccessVisitor::visitApiCall(const CallExpr *Call, const ApiFunction &Api) {
@@ -333,8 +375,12 @@ void HostAccessVisitor::visitApiCall(const CallExpr *Call, const ApiFunction &Ap
     // Ending the program on a path that may not run (the error branch of a
     // CHECK macro) abandons pending GPU work just as a CUDA error does; an
     // unconditional exit waits for everything.
+    // It still flushes the program's output, which a pending kernel that
+    // prints must reach first.
     if (Conditional == 0)
       unknown("`" + Api.Name.str() + "` ends the program");
+    else
+      Out.Host.add(P.output(), WriteAccess);
     break;
   case ApiKind::DeviceReset:
     Out.ResetsDevice = true;
@@ -432,7 +478,7 @@ GpuOp FunctionAccesses::Impl::makeLaunch(const CUDAKernelCallExpr *Launch) {
         .addTo(Op.Effects, ReadWriteAccess, Op.UnknownWhy);
     return Op;
   }
-  const DeviceSummary &S = Device.get(Kernel);
+  const FunctionSummary &S = Device.get(Kernel);
   for (unsigned I = 0; I < Launch->getNumArgs() && I < S.ParamModes.size(); ++I) {
     if (!S.ParamModes[I])
       continue;
@@ -455,7 +501,7 @@ GpuOp FunctionAccesses::Impl::makeLaunch(const CUDAKernelCallExpr *Launch) {
 }
 
 FunctionAccesses::FunctionAccesses(const FunctionDecl &F, ASTContext &Ctx,
-                                   DeviceSummaries &Device)
+                                   FunctionSummaries &Device)
     : P(std::make_unique<Impl>(F, Ctx, Device)) {
   P->collectOps(F.getBody());
 }

@@ -319,8 +319,33 @@ private:
   /// Processes the statements of one block. \p Inherited are ops pending from
   /// enclosing blocks; none of them conflicts with anything in this block.
   /// Returns the ops of this block still pending at its end.
+  /// Whether leaving \p Block runs destructors of objects it declares (calls
+  /// the analysis does not follow).
+  static bool destroysLocals(const CompoundStmt *Block) {
+    for (const Stmt *Child : Block->body())
+      if (const auto *DS = dyn_cast<DeclStmt>(unwrapLabels(Child)))
+        for (const Decl *D : DS->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D);
+              V && V->hasLocalStorage() && V->getType().isDestructedType())
+            return true;
+    return false;
+  }
+
+  /// Depth of enclosing blocks (inside the function) that run destructors
+  /// when left: a break or continue through them must wait for everything.
+  unsigned DestructorBlocks = 0;
+
   std::vector<unsigned> processRegion(const CompoundStmt *Block, std::vector<unsigned> Inherited,
                                       bool MayNotRun) {
+    bool Destroys = destroysLocals(Block);
+    DestructorBlocks += Destroys;
+    std::vector<unsigned> Left = processBlock(Block, std::move(Inherited), MayNotRun, Destroys);
+    DestructorBlocks -= Destroys;
+    return Left;
+  }
+
+  std::vector<unsigned> processBlock(const CompoundStmt *Block, std::vector<unsigned> Inherited,
+                                     bool MayNotRun, bool Destroys) {
     std::vector<unsigned> Local;
     auto All = [&] {
       std::vector<unsigned> V = Inherited;
@@ -425,7 +450,8 @@ private:
         WaitBefore(S, WaitCause::Conflict, std::move(*W));
       else if ((isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) && !All().empty())
         WaitBefore(S, WaitCause::LeavesFunction);
-      else if (isa<BreakStmt, ContinueStmt>(S) && !Local.empty())
+      else if (isa<BreakStmt, ContinueStmt>(S) &&
+               !(DestructorBlocks ? All() : Local).empty())
         WaitBefore(S, WaitCause::LeavesBlock);
 
       if (A.ResetsDevice || (IsMain && isa<ReturnStmt>(S)))
@@ -445,6 +471,13 @@ private:
       }
     }
     InactiveBefore(offsetOf(Block->getRBracLoc()));
+    // The destructors of the block's objects run at its `}` and may touch
+    // anything: everything pending is waited for before them.
+    if (Destroys && !All().empty()) {
+      addWait({InsertionPoint::BlockEnd, Block}, All(), WaitCause::BlockEnd,
+              lineOf(Block->getRBracLoc()));
+      Local.clear();
+    }
     return Local;
   }
 };

@@ -1,6 +1,6 @@
 //===- Pipeline.cpp - Frontend action that runs the five stages ------------===//
 #include "streamalloc/Driver/Pipeline.h"
-#include "streamalloc/Access/DeviceSummary.h"
+#include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/Driver/CompileCommands.h"
@@ -243,7 +243,7 @@ public:
     Result.Report.FileBlockers = S.Blockers;
 
     FileRewriter Rewriter(Ctx);
-    DeviceSummaries Device;
+    FunctionSummaries Device;
     llvm::raw_string_ostream Dump(Result.Dump);
     for (const FunctionDecl *F : S.Functions)
       runFunction(*F, Ctx, Device, Rewriter, S.Blockers, Dump);
@@ -281,7 +281,7 @@ private:
 
   bool dumps(DumpStage D) const { return llvm::is_contained(Options.Dumps, D); }
 
-  void runFunction(const FunctionDecl &F, ASTContext &Ctx, DeviceSummaries &Device,
+  void runFunction(const FunctionDecl &F, ASTContext &Ctx, FunctionSummaries &Device,
                    FileRewriter &Rewriter, const std::vector<std::string> &FileBlockers,
                    llvm::raw_ostream &Dump) {
     FunctionAccesses FA(F, Ctx, Device);

@@ -1,5 +1,5 @@
 //===- FunctionAccessesTest.cpp - Points-to and read/write sets -------------===//
-#include "streamalloc/Access/DeviceSummary.h"
+#include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/Access/FunctionAccesses.h"
 
 #include "Support/ParseCuda.h"
@@ -22,7 +22,7 @@ std::string show(const AccessSet &Set, const ObjectTable &Objects) {
 
 struct Analysed {
   std::unique_ptr<clang::ASTUnit> AST;
-  DeviceSummaries Device;
+  FunctionSummaries Device;
   std::unique_ptr<FunctionAccesses> FA;
   const clang::FunctionDecl *F = nullptr;
 
@@ -146,7 +146,7 @@ void run(int bad) {
   if (bad) exit(1);
   exit(0);
 })cu");
-  EXPECT_EQ(A.host("if"), "-");
+  EXPECT_EQ(A.host("if"), "the program's output:W");
   EXPECT_EQ(A.host("exit(0)"), "<unknown>:RW");
 }
 

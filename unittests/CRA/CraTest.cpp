@@ -1,5 +1,5 @@
 //===- CraTest.cpp - Decisions and wait placement ---------------------------===//
-#include "streamalloc/Access/DeviceSummary.h"
+#include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/Cra.h"
 
@@ -23,7 +23,7 @@ void helper();
 
 struct CraRun {
   std::unique_ptr<clang::ASTUnit> AST;
-  DeviceSummaries Device;
+  FunctionSummaries Device;
   std::unique_ptr<FunctionAccesses> FA;
   CraResult R;
 
@@ -172,7 +172,7 @@ fill<<<1, 16>>>(d, 2.0f);)cu");
 TEST(Cra, BlockedOpsStaySynchronousWithTheirReason) {
   auto AST = parseCuda(std::string(Prelude) + R"cu(
 void run() { float *d; cudaMalloc(&d, 64); fill<<<1, 16>>>(d, 1.0f); })cu");
-  DeviceSummaries Device;
+  FunctionSummaries Device;
   FunctionAccesses FA(*findFunction(*AST, "run"), AST->getASTContext(), Device);
   CraResult R = runCra(FA, {"spelled inside the body of macro `M`"});
   EXPECT_FALSE(R.Ops[0].Async);

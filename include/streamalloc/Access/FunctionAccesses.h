@@ -25,7 +25,7 @@ class Stmt;
 namespace streamalloc {
 
 struct ApiFunction;
-class DeviceSummaries;
+class FunctionSummaries;
 
 enum class GpuOpKind { Copy, Set, Launch };
 
@@ -55,7 +55,7 @@ struct StmtAccesses {
 class FunctionAccesses {
 public:
   FunctionAccesses(const clang::FunctionDecl &F, clang::ASTContext &Ctx,
-                   DeviceSummaries &Device);
+                   FunctionSummaries &Device);
   ~FunctionAccesses();
   FunctionAccesses(FunctionAccesses &&);
 

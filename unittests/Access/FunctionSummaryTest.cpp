@@ -1,5 +1,5 @@
-//===- DeviceSummaryTest.cpp - Kernel and device-function summaries ---------===//
-#include "streamalloc/Access/DeviceSummary.h"
+//===- FunctionSummaryTest.cpp - Kernel and device-function summaries ---------===//
+#include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/Access/MemoryObjects.h"
 
 #include "Support/ParseCuda.h"
@@ -12,15 +12,15 @@ using namespace streamalloc::test;
 
 namespace {
 
-TEST(DeviceSummary, ReadOnlyAndWrittenParametersAreTold) {
+TEST(FunctionSummary, ReadOnlyAndWrittenParametersAreTold) {
   auto AST = parseCuda(R"cu(
 __global__ void k(const float *in, float *out, float *both, int n) {
   int i = threadIdx.x;
   out[i] = in[i];
   both[i] += 1.0f;
 })cu");
-  DeviceSummaries S;
-  const DeviceSummary &K = S.get(findFunction(*AST, "k"));
+  FunctionSummaries S;
+  const FunctionSummary &K = S.get(findFunction(*AST, "k"));
   EXPECT_EQ(K.ParamModes[0], ReadAccess);
   EXPECT_EQ(K.ParamModes[1], WriteAccess);
   EXPECT_EQ(K.ParamModes[2], ReadWriteAccess);
@@ -28,17 +28,17 @@ __global__ void k(const float *in, float *out, float *both, int n) {
   EXPECT_EQ(K.UnknownMode, NoAccess);
 }
 
-TEST(DeviceSummary, DeviceFunctionCalleesArePropagated) {
+TEST(FunctionSummary, DeviceFunctionCalleesArePropagated) {
   auto AST = parseCuda(R"cu(
 __device__ void store(float *p, float v) { *p = v; }
 __global__ void k(float *a, const float *b) { store(a + threadIdx.x, b[0]); })cu");
-  DeviceSummaries S;
-  const DeviceSummary &K = S.get(findFunction(*AST, "k"));
+  FunctionSummaries S;
+  const FunctionSummary &K = S.get(findFunction(*AST, "k"));
   EXPECT_EQ(K.ParamModes[0], WriteAccess);
   EXPECT_EQ(K.ParamModes[1], ReadAccess);
 }
 
-TEST(DeviceSummary, GlobalsAndSharedMemory) {
+TEST(FunctionSummary, GlobalsAndSharedMemory) {
   auto AST = parseCuda(R"cu(
 __device__ int counter;
 __global__ void k(int *out) {
@@ -46,38 +46,38 @@ __global__ void k(int *out) {
   tile[threadIdx.x] = counter;
   out[threadIdx.x] = tile[0];
 })cu");
-  DeviceSummaries S;
-  const DeviceSummary &K = S.get(findFunction(*AST, "k"));
+  FunctionSummaries S;
+  const FunctionSummary &K = S.get(findFunction(*AST, "k"));
   ASSERT_EQ(K.Globals.size(), 1u);
   EXPECT_EQ(K.Globals.begin()->second, ReadAccess);
   EXPECT_EQ(K.ParamModes[0], WriteAccess);
   EXPECT_EQ(K.UnknownMode, NoAccess); // shared memory is private to the block
 }
 
-TEST(DeviceSummary, AtomicsReadAndWrite) {
+TEST(FunctionSummary, AtomicsReadAndWrite) {
   auto AST = parseCuda(R"cu(
 __global__ void k(int *sum, const int *v) { atomicAdd(sum, v[threadIdx.x]); })cu");
-  DeviceSummaries S;
-  const DeviceSummary &K = S.get(findFunction(*AST, "k"));
+  FunctionSummaries S;
+  const FunctionSummary &K = S.get(findFunction(*AST, "k"));
   EXPECT_EQ(K.ParamModes[0], ReadWriteAccess);
   EXPECT_EQ(K.ParamModes[1], ReadAccess);
 }
 
-TEST(DeviceSummary, PointersLoadedFromMemoryAreUnknown) {
+TEST(FunctionSummary, PointersLoadedFromMemoryAreUnknown) {
   auto AST = parseCuda(R"cu(
 __global__ void k(float **table) { table[0][threadIdx.x] = 1.0f; })cu");
-  DeviceSummaries S;
-  const DeviceSummary &K = S.get(findFunction(*AST, "k"));
+  FunctionSummaries S;
+  const FunctionSummary &K = S.get(findFunction(*AST, "k"));
   EXPECT_EQ(K.UnknownMode, WriteAccess);
   EXPECT_EQ(K.ParamModes[0], ReadAccess);
 }
 
-TEST(DeviceSummary, RecursionFallsBackToUnknown) {
+TEST(FunctionSummary, RecursionFallsBackToUnknown) {
   auto AST = parseCuda(R"cu(
 __device__ void walk(int *p, int n) { if (n) { p[n] = 0; walk(p, n - 1); } }
 __global__ void k(int *p) { walk(p, 4); })cu");
-  DeviceSummaries S;
-  const DeviceSummary &K = S.get(findFunction(*AST, "k"));
+  FunctionSummaries S;
+  const FunctionSummary &K = S.get(findFunction(*AST, "k"));
   EXPECT_EQ(K.ParamModes[0], WriteAccess);
   EXPECT_EQ(K.UnknownMode, ReadWriteAccess);
 }

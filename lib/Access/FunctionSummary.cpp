@@ -1,18 +1,23 @@
-//===- DeviceSummary.cpp - Read/write summaries of device code -------------===//
+//===- FunctionSummary.cpp - Read/write summaries of functions --------------===//
 //
-// Inside device code a pointer is traced back to its roots: a parameter, a
-// global device variable, memory private to the thread/block (local and
-// __shared__ variables), or Unknown. Local pointer variables take the union
-// of the roots of everything assigned to them (flow-insensitive).
+// Inside a function a pointer is traced back to its roots: a parameter, a
+// global (or static) variable, memory private to the call (local variables,
+// __shared__ memory, allocations the function makes itself), or Unknown.
+// Local pointer variables take the union of the roots of everything assigned
+// to them (flow-insensitive). Calls to host API functions use the API model;
+// calls to functions without a body and without a model touch Unknown in host
+// code, and what their pointer arguments point to in device code (builtins,
+// atomics).
 //
 //===----------------------------------------------------------------------===//
-#include "streamalloc/Access/DeviceSummary.h"
+#include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/Access/MemoryObjects.h"
 
 #include "AstUtil.h"
 #include "streamalloc/Model/ApiModel.h"
 
 #include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -54,10 +59,10 @@ struct Roots {
   }
 };
 
-class DeviceAnalysis {
+class SummaryAnalysis {
 public:
-  DeviceAnalysis(const FunctionDecl &F, DeviceSummary &Out,
-                 llvm::function_ref<const DeviceSummary &(const FunctionDecl *)> Callee)
+  SummaryAnalysis(const FunctionDecl &F, FunctionSummary &Out,
+                 llvm::function_ref<const FunctionSummary &(const FunctionDecl *)> Callee)
       : F(F), Out(Out), SummaryOf(Callee) {
     Out.ParamModes.assign(F.getNumParams(), NoAccess);
   }
@@ -68,12 +73,17 @@ public:
     visit(F.getBody(), ReadAccess);
   }
 
+  bool isHost() const {
+    return !F.hasAttr<CUDAGlobalAttr>() && !(F.hasAttr<CUDADeviceAttr>() && !F.hasAttr<CUDAHostAttr>());
+  }
+
 private:
   const FunctionDecl &F;
-  DeviceSummary &Out;
-  llvm::function_ref<const DeviceSummary &(const FunctionDecl *)> SummaryOf;
+  FunctionSummary &Out;
+  llvm::function_ref<const FunctionSummary &(const FunctionDecl *)> SummaryOf;
   llvm::MapVector<const VarDecl *, llvm::SmallVector<const Expr *, 2>> Sources;
   llvm::DenseMap<const VarDecl *, Roots> VarRoots;
+  unsigned Conditional = 0; ///< inside code that may not run (a branch, a loop body)
 
   int paramIndex(const VarDecl *V) const {
     for (unsigned I = 0; I < F.getNumParams(); ++I)
@@ -145,8 +155,12 @@ private:
       R.merge(rootsOf(CO->getFalseExpr()));
       return R;
     }
-    if (isa<CXXNullPtrLiteralExpr, IntegerLiteral, GNUNullExpr, StringLiteral>(E))
+    if (isa<CXXNullPtrLiteralExpr, IntegerLiteral, GNUNullExpr, StringLiteral, CXXNewExpr>(E))
       return {};
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      if (const ApiFunction *Api = modelledCallee(Call); Api && (Api->ReturnsAllocation ||
+                                                                 Api->Kind == ApiKind::Pure))
+        return {}; // a fresh allocation, private to this call (until it escapes)
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
       if (E->getType()->isArrayType())
         return rootsOf(AS->getBase());
@@ -189,6 +203,20 @@ private:
     if (const auto *ME = dyn_cast<MemberExpr>(E))
       return ME->isArrow() ? rootsOf(ME->getBase()) : rootsOfLValue(ME->getBase());
     return Roots::unknown("an lvalue the analysis cannot follow");
+  }
+
+  static bool isBodyOf(const Stmt *S, const Stmt *Child) {
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      return Child == If->getThen() || Child == If->getElse();
+    if (const auto *For = dyn_cast<ForStmt>(S))
+      return Child == For->getBody() || Child == For->getInc();
+    if (const auto *While = dyn_cast<WhileStmt>(S))
+      return Child == While->getBody();
+    if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
+      return Child == Range->getBody();
+    if (const auto *Switch = dyn_cast<SwitchStmt>(S))
+      return Child == Switch->getBody();
+    return false;
   }
 
   void record(const Roots &R, uint8_t Mode) {
@@ -244,8 +272,51 @@ private:
       visitCall(Call);
       return;
     }
+    if (isa<AbstractConditionalOperator>(S) ||
+        (isa<BinaryOperator>(S) && cast<BinaryOperator>(S)->isLogicalOp())) {
+      // Only the first operand always runs.
+      bool First = true;
+      for (const Stmt *Child : S->children()) {
+        Conditional += !First;
+        visit(Child, ReadAccess);
+        Conditional -= !First;
+        First = false;
+      }
+      return;
+    }
+    if (isa<IfStmt, ForStmt, WhileStmt, CXXForRangeStmt, SwitchStmt>(S)) {
+      // Bodies may not run; conditions and init statements always do.
+      for (const Stmt *Child : S->children()) {
+        bool Body = Child && isBodyOf(S, Child);
+        Conditional += Body;
+        visit(Child, ReadAccess);
+        Conditional -= Body;
+      }
+      return;
+    }
     if (isa<UnaryExprOrTypeTraitExpr>(S))
       return; // sizeof/alignof: unevaluated
+    if (isa<LambdaExpr>(S))
+      return; // its body runs when called
+    if (isHost() && isa<CXXThrowExpr>(S)) {
+      record(Roots::unknown("a throw expression"), ReadWriteAccess);
+      return;
+    }
+    if (const auto *Delete = dyn_cast<CXXDeleteExpr>(S)) {
+      visit(Delete->getArgument(), ReadAccess);
+      record(rootsOf(Delete->getArgument()), WriteAccess);
+      return;
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(S); Construct && isHost()) {
+      const CXXRecordDecl *RD = Construct->getType()->getAsCXXRecordDecl();
+      const ApiFunction *Api =
+          RD && RD->getIdentifier() ? lookupApi(RD->getName()) : nullptr;
+      if (!Construct->getConstructor()->isTrivial() && !(Api && Api->Kind == ApiKind::Pure))
+        record(Roots::unknown("constructor of `" + Construct->getType().getAsString() + "`"),
+               ReadWriteAccess);
+    }
+    if (isa<CXXBindTemporaryExpr>(S) && isHost())
+      record(Roots::unknown("destructor of a temporary"), ReadWriteAccess);
     if (isa<GCCAsmStmt, MSAsmStmt>(S)) {
       record(Roots::unknown("inline assembly"), ReadWriteAccess);
       return;
@@ -293,16 +364,32 @@ private:
   }
 
   void visitCall(const CallExpr *Call) {
+    if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call)) {
+      Out.PerformsGpuOps = true;
+      if (const CallExpr *Config = Launch->getConfig())
+        for (const Expr *Arg : Config->arguments())
+          visit(Arg, ReadAccess);
+    }
     for (const Expr *Arg : Call->arguments())
       visit(Arg, ReadAccess);
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+      visit(Member->getImplicitObjectArgument(), ReadAccess);
+      record(Roots::unknown("call to member function `" + calleeName(Call) + "`"),
+             ReadWriteAccess);
+      return;
+    }
     const FunctionDecl *Callee = Call->getDirectCallee();
+    if (const ApiFunction *Api = modelledCallee(Call); Api && isHost()) {
+      visitApiCall(Call, *Api);
+      return;
+    }
     if (!Callee) {
       record(Roots::unknown("a call through a function pointer"), ReadWriteAccess);
       return;
     }
     const FunctionDecl *Def = nullptr;
     if (Callee->hasBody(Def) && Def->getBody()) {
-      const DeviceSummary &S = SummaryOf(Def);
+      const FunctionSummary &S = SummaryOf(Def);
       for (unsigned I = 0; I < Call->getNumArgs() && I < S.ParamModes.size(); ++I)
         if (S.ParamModes[I])
           record(argRoots(Call->getArg(I), Def->getParamDecl(I)), S.ParamModes[I]);
@@ -311,10 +398,16 @@ private:
       if (S.UnknownMode)
         record(Roots::unknown(S.UnknownWhy), S.UnknownMode);
       Out.WritesOutput |= S.WritesOutput;
+      Out.PerformsGpuOps |= S.PerformsGpuOps;
       return;
     }
     if (const ApiFunction *Api = modelledCallee(Call); Api && Api->WritesOutput) {
       Out.WritesOutput = true; // device printf: its text is flushed at the next sync
+      return;
+    }
+    if (isHost()) {
+      record(Roots::unknown("call to `" + calleeName(Call) + "`, which has no model"),
+             ReadWriteAccess);
       return;
     }
     // Builtins, atomics, intrinsics: whatever they are given a pointer to may
@@ -324,6 +417,61 @@ private:
       const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
       if (Arg->getType()->isPointerType() || (Param && Param->getType()->isReferenceType()))
         record(argRoots(Arg, Param), ReadWriteAccess);
+    }
+  }
+
+  /// A host call to a function of the API table: its roles say what it
+  /// reads and writes through each argument.
+  void visitApiCall(const CallExpr *Call, const ApiFunction &Api) {
+    Out.PerformsGpuOps |= Api.isGpuOp();
+    Out.WritesOutput |= Api.WritesOutput;
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+      const Expr *Arg = Call->getArg(I);
+      bool Pointer = Arg->getType()->isPointerType() || Arg->getType()->isArrayType();
+      switch (Api.roleOf(I)) {
+      case ArgRole::Read:
+        if (Pointer)
+          record(rootsOf(Arg), ReadAccess);
+        break;
+      case ArgRole::Write:
+      case ArgRole::OutAlloc:
+        if (Pointer)
+          record(rootsOf(Arg), WriteAccess);
+        break;
+      case ArgRole::ReadWrite:
+      case ArgRole::Free:
+        if (Pointer)
+          record(rootsOf(Arg), ReadWriteAccess);
+        break;
+      case ArgRole::SymbolRead:
+      case ArgRole::SymbolWrite: {
+        const Expr *Sym = Arg->IgnoreParenCasts();
+        record(Sym->isGLValue() ? rootsOfLValue(Sym) : rootsOf(Arg),
+               Api.roleOf(I) == ArgRole::SymbolRead ? ReadAccess : WriteAccess);
+        break;
+      }
+      case ArgRole::Unknown:
+        record(Roots::unknown("argument " + std::to_string(I + 1) + " of `" + Api.Name.str() + "`"),
+               ReadWriteAccess);
+        break;
+      default:
+        break;
+      }
+    }
+    switch (Api.Kind) {
+    case ApiKind::ProgramExit:
+      if (Conditional == 0)
+        record(Roots::unknown("`" + Api.Name.str() + "` ends the program"), ReadWriteAccess);
+      else
+        Out.WritesOutput = true; // an error path: it flushes the output
+      break;
+    case ApiKind::DeviceReset:
+    case ApiKind::UserStreams:
+    case ApiKind::DeviceSelect:
+      record(Roots::unknown("`" + Api.Name.str() + "`"), ReadWriteAccess);
+      break;
+    default:
+      break;
     }
   }
 
@@ -338,25 +486,25 @@ private:
 
 } // namespace
 
-struct DeviceSummaries::Impl {
-  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<DeviceSummary>> Cache;
+struct FunctionSummaries::Impl {
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionSummary>> Cache;
   llvm::DenseSet<const FunctionDecl *> InProgress;
-  DeviceSummary Recursive;
+  FunctionSummary Recursive;
 };
 
-DeviceSummaries::DeviceSummaries() : P(std::make_unique<Impl>()) {
+FunctionSummaries::FunctionSummaries() : P(std::make_unique<Impl>()) {
   P->Recursive.UnknownMode = ReadWriteAccess;
   P->Recursive.UnknownWhy = "a recursive device function";
 }
-DeviceSummaries::~DeviceSummaries() = default;
+FunctionSummaries::~FunctionSummaries() = default;
 
-const DeviceSummary &DeviceSummaries::get(const FunctionDecl *F) {
+const FunctionSummary &FunctionSummaries::get(const FunctionDecl *F) {
   F = F->getCanonicalDecl();
   if (auto It = P->Cache.find(F); It != P->Cache.end())
     return *It->second;
   if (P->InProgress.count(F))
     return P->Recursive;
-  auto Summary = std::make_unique<DeviceSummary>();
+  auto Summary = std::make_unique<FunctionSummary>();
   const FunctionDecl *Def = nullptr;
   if (!F->hasBody(Def) || !Def->getBody()) {
     Summary->ParamModes.assign(F->getNumParams(), ReadWriteAccess);
@@ -364,7 +512,7 @@ const DeviceSummary &DeviceSummaries::get(const FunctionDecl *F) {
     Summary->UnknownWhy = "`" + F->getNameAsString() + "` has no body in this file";
   } else {
     P->InProgress.insert(F);
-    DeviceAnalysis(*Def, *Summary, [this](const FunctionDecl *C) -> const DeviceSummary & {
+    SummaryAnalysis(*Def, *Summary, [this](const FunctionDecl *C) -> const FunctionSummary & {
       return get(C);
     }).run();
     P->InProgress.erase(F);
