@@ -212,12 +212,24 @@ std::vector<std::string> FileRewriter::rewritability(const FunctionAccesses &FA)
 
 std::vector<unsigned> FileRewriter::misplacedWaits(const FunctionAccesses &FA,
                                                    const CraResult &Cra) const {
+  // A wait lands at the start of the outermost macro expansion its statement
+  // comes from; if the op it covers comes from that same expansion, the wait
+  // would run before the op. (A wait textually before an op of the same loop
+  // body is fine: it covers the op of the previous iteration.)
   std::vector<unsigned> Misplaced;
   for (const Wait &W : Cra.Waits) {
     std::optional<unsigned> At = P->insertionOffset(W.Where);
-    for (unsigned Op : W.Covers)
-      if (!At || *At <= *P->opEnd(FA.ops()[Op]))
+    for (unsigned Op : W.Covers) {
+      clang::SourceLocation Begin = FA.ops()[Op].Call->getBeginLoc();
+      bool InsideExpansion = false;
+      if (At && Begin.isMacroID()) {
+        clang::CharSourceRange Range = P->SM.getExpansionRange(Begin);
+        InsideExpansion = P->SM.getFileOffset(Range.getBegin()) <= *At &&
+                          *At <= P->SM.getFileOffset(Range.getEnd());
+      }
+      if (!At || InsideExpansion)
         Misplaced.push_back(Op);
+    }
   }
   return Misplaced;
 }
