@@ -321,6 +321,7 @@ void HostAccessVisitor::applySummary(const CallExpr *Call, const FunctionDecl &C
     Out.Host.add(P.Pts.storageOf(Global), Mode);
   if (S.WritesOutput)
     Out.Host.add(P.output(), WriteAccess);
+  Out.ResetsDevice |= S.ResetsDevice;
   if (S.UnknownMode) {
     if (!Out.Host.touchesUnknown() && Out.UnknownWhy.empty())
       Out.UnknownWhy = "`" + Callee.getNameAsString() + "` reaches " + S.UnknownWhy;

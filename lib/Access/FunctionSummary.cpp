@@ -399,6 +399,7 @@ private:
         record(Roots::unknown(S.UnknownWhy), S.UnknownMode);
       Out.WritesOutput |= S.WritesOutput;
       Out.PerformsGpuOps |= S.PerformsGpuOps;
+      Out.ResetsDevice |= S.ResetsDevice;
       return;
     }
     if (const ApiFunction *Api = modelledCallee(Call); Api && Api->WritesOutput) {
@@ -466,6 +467,9 @@ private:
         Out.WritesOutput = true; // an error path: it flushes the output
       break;
     case ApiKind::DeviceReset:
+      Out.ResetsDevice = true;
+      record(Roots::unknown("`" + Api.Name.str() + "`"), ReadWriteAccess);
+      break;
     case ApiKind::UserStreams:
     case ApiKind::DeviceSelect:
       record(Roots::unknown("`" + Api.Name.str() + "`"), ReadWriteAccess);

@@ -399,6 +399,10 @@ private:
           WaitBefore(S, WaitCause::LeavesFunction);
         else if (E.LeavesBlock && !Local.empty())
           WaitBefore(S, WaitCause::LeavesBlock);
+        // The stream pool must be released before a cudaDeviceReset anywhere
+        // in S destroys its streams (also one in a condition).
+        if (A.ResetsDevice)
+          R.Releases.push_back({InsertionPoint::BeforeStmt, S});
         // A device sync inside a branch or loop may not run: it clears nothing.
         llvm::SmallVector<const CompoundStmt *, 4> Regions;
         if (!isOpaqueRegion(S))

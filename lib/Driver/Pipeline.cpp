@@ -285,7 +285,9 @@ private:
                    FileRewriter &Rewriter, const std::vector<std::string> &FileBlockers,
                    llvm::raw_ostream &Dump) {
     FunctionAccesses FA(F, Ctx, Device);
-    if (FA.ops().empty() && !F.isMain())
+    // Functions without GPU ops need no rewrite, unless they are main or
+    // reset the device (the stream pool is released there).
+    if (FA.ops().empty() && !F.isMain() && !Device.get(&F).ResetsDevice)
       return;
     std::vector<std::string> Blocked = Rewriter.rewritability(FA);
     for (const GpuOp &Op : FA.ops())
