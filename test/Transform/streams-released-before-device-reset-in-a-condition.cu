@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
   if (argc > 1) {
     // CHECK: if (argc > 1) {
     teardown();
-    // CHECK-NEXT: sa_release_streams();  // streamalloc: release the streams before CUDA shuts down
+    // CHECK: sa_release_streams();  // streamalloc: release the streams before CUDA shuts down
     // CHECK-NEXT: teardown();
     return 0;
   }
