@@ -27,13 +27,7 @@ struct FunctionAccesses::Impl {
   PointsTo Pts;
   std::vector<GpuOp> Ops;
   llvm::DenseMap<const Expr *, unsigned> OpIndex;
-  std::optional<ObjectId> Output;
-
-  ObjectId output() {
-    if (!Output)
-      Output = Objects.add(ObjectKind::ProgramOutput, "the program's output", 0);
-    return *Output;
-  }
+  ObjectId output() const { return OutputObject; }
 
   Impl(const FunctionDecl &F, ASTContext &Ctx, FunctionSummaries &Device)
       : F(F), Ctx(Ctx), Device(Device), Pts(F, Ctx, Objects) {}

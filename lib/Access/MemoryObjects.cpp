@@ -3,7 +3,10 @@
 
 namespace streamalloc {
 
-ObjectTable::ObjectTable() { Objects.push_back({ObjectKind::Unknown, "<unknown>", 0}); }
+ObjectTable::ObjectTable() {
+  Objects.push_back({ObjectKind::Unknown, "<unknown>", 0});
+  Objects.push_back({ObjectKind::ProgramOutput, "the program's output", 0});
+}
 
 ObjectId ObjectTable::add(ObjectKind Kind, std::string Name, unsigned Line,
                           const clang::VarDecl *Var) {
@@ -32,7 +35,7 @@ llvm::StringRef objectKindName(ObjectKind Kind) {
 }
 
 void ObjectTable::print(llvm::raw_ostream &OS) const {
-  for (unsigned I = 1; I < Objects.size(); ++I)
+  for (unsigned I = OutputObject + 1; I < Objects.size(); ++I)
     OS << "  #" << I << " " << Objects[I].Name << " (" << objectKindName(Objects[I].Kind)
        << ", line " << Objects[I].Line << ")\n";
 }
@@ -57,7 +60,7 @@ std::optional<ObjectId> AccessSet::conflictWith(const AccessSet &Other) const {
   for (auto [Object, Mode] : Modes) {
     if (Object == UnknownObject) {
       for (auto [OtherObject, OtherMode] : Other.Modes)
-        if (Clash(Mode, OtherMode))
+        if (OtherObject != OutputObject && Clash(Mode, OtherMode))
           return OtherObject;
       continue;
     }

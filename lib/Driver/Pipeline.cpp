@@ -28,14 +28,34 @@ namespace streamalloc {
 
 namespace {
 
-/// Remembers where top-level #include lines of the main file end, so the
-/// stream pool can go after them, and which #if blocks of the main file hold
-/// code this configuration skips.
+/// What the preprocessor saw in the main file that the stages need.
+struct PreprocessorFacts {
+  std::vector<unsigned> IncludeEnds;                  ///< just past top-level #include lines
+  std::vector<std::pair<unsigned, unsigned>> Blocks; ///< (#if line start, #endif offset)
+  std::vector<unsigned> Skipped;                     ///< where skipped branches start
+
+  /// For each skipped branch, the innermost #if block around it: a wait must
+  /// go before the whole block, so that it runs in every configuration.
+  std::vector<unsigned> inactiveIfs() const {
+    std::vector<unsigned> Ifs;
+    for (unsigned Offset : Skipped) {
+      std::optional<std::pair<unsigned, unsigned>> Inner;
+      for (const auto &B : Blocks)
+        if (B.first <= Offset && Offset < B.second && (!Inner || B.first >= Inner->first))
+          Inner = B;
+      if (Inner && !llvm::is_contained(Ifs, Inner->first))
+        Ifs.push_back(Inner->first);
+    }
+    return Ifs;
+  }
+};
+
+/// Records PreprocessorFacts: where top-level #include lines end (the stream
+/// pool goes after them) and which #if blocks hold code this configuration
+/// skips.
 class PreprocessorTracker : public PPCallbacks {
 public:
-  PreprocessorTracker(const SourceManager &SM, std::vector<unsigned> &IncludeEnds,
-                      std::vector<unsigned> &InactiveIfs)
-      : SM(SM), IncludeEnds(IncludeEnds), InactiveIfs(InactiveIfs) {}
+  PreprocessorTracker(const SourceManager &SM, PreprocessorFacts &Facts) : SM(SM), Facts(Facts) {}
 
   void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool,
                           CharSourceRange FilenameRange, OptionalFileEntryRef, StringRef,
@@ -44,7 +64,7 @@ public:
       return;
     StringRef Buffer = SM.getBufferData(SM.getMainFileID());
     size_t NL = Buffer.find('\n', SM.getFileOffset(FilenameRange.getEnd()));
-    IncludeEnds.push_back(NL == StringRef::npos ? Buffer.size() : NL + 1);
+    Facts.IncludeEnds.push_back(NL == StringRef::npos ? Buffer.size() : NL + 1);
   }
   void If(SourceLocation, SourceRange, ConditionValueKind) override { ++Depth; }
   void Ifdef(SourceLocation, const Token &, const MacroDefinition &) override { ++Depth; }
@@ -52,29 +72,17 @@ public:
   void Endif(SourceLocation Loc, SourceLocation IfLoc) override {
     Depth -= Depth > 0;
     if (SM.isWrittenInMainFile(IfLoc) && SM.isWrittenInMainFile(Loc))
-      Blocks.push_back({lineStart(SM.getFileOffset(IfLoc)), SM.getFileOffset(Loc)});
+      Facts.Blocks.push_back({lineStart(SM.getFileOffset(IfLoc)), SM.getFileOffset(Loc)});
   }
-  // Called after the Endif of the block it skipped.
   void SourceRangeSkipped(SourceRange Range, SourceLocation) override {
-    if (!SM.isWrittenInMainFile(Range.getBegin()))
-      return;
-    unsigned Skipped = SM.getFileOffset(Range.getBegin());
-    // The innermost #if ... #endif around the skipped part: a wait must go
-    // before the whole block, so that it runs in every configuration.
-    std::optional<std::pair<unsigned, unsigned>> Inner;
-    for (const auto &B : Blocks)
-      if (B.first <= Skipped && Skipped < B.second && (!Inner || B.first >= Inner->first))
-        Inner = B;
-    if (Inner && !llvm::is_contained(InactiveIfs, Inner->first))
-      InactiveIfs.push_back(Inner->first);
+    if (SM.isWrittenInMainFile(Range.getBegin()))
+      Facts.Skipped.push_back(SM.getFileOffset(Range.getBegin()));
   }
 
 private:
   const SourceManager &SM;
-  std::vector<unsigned> &IncludeEnds;
-  std::vector<unsigned> &InactiveIfs;
+  PreprocessorFacts &Facts;
   unsigned Depth = 0;
-  std::vector<std::pair<unsigned, unsigned>> Blocks; ///< (#if line start, #endif offset)
 
   unsigned lineStart(unsigned Offset) const {
     size_t NL = SM.getBufferData(SM.getMainFileID()).rfind('\n', Offset);
@@ -218,15 +226,14 @@ const char *opKindName(GpuOpKind K) {
 class PipelineConsumer : public ASTConsumer {
 public:
   PipelineConsumer(FileResult &Result, const PipelineOptions &Options,
-                   const std::vector<unsigned> &IncludeEnds,
-                   const std::vector<unsigned> &InactiveIfs, Preprocessor &PP)
-      : Result(Result), Options(Options), IncludeEnds(IncludeEnds), InactiveIfs(InactiveIfs),
-        PP(PP) {}
+                   const PreprocessorFacts &Facts, Preprocessor &PP)
+      : Result(Result), Options(Options), Facts(Facts), PP(PP) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
     Result.Parsed = true;
+    InactiveIfs = Facts.inactiveIfs();
     const SourceManager &SM = Ctx.getSourceManager();
     Result.Original = SM.getBufferData(SM.getMainFileID()).str();
     Result.Report.File = Result.Path;
@@ -262,7 +269,7 @@ public:
     llvm::sort(Result.Report.Ops, [](const OpReport &A, const OpReport &B) {
       return std::tie(A.Line, A.Column) < std::tie(B.Line, B.Column);
     });
-    if (!Rewriter.finish(IncludeEnds, Result.Output, Result.Error))
+    if (!Rewriter.finish(Facts.IncludeEnds, Result.Output, Result.Error))
       return;
     Result.Report.Streams = Rewriter.streamsUsed();
     Result.Report.Changed = Result.Output != Result.Original;
@@ -275,8 +282,8 @@ public:
 private:
   FileResult &Result;
   const PipelineOptions &Options;
-  const std::vector<unsigned> &IncludeEnds;
-  const std::vector<unsigned> &InactiveIfs;
+  const PreprocessorFacts &Facts;
+  std::vector<unsigned> InactiveIfs;
   Preprocessor &PP;
 
   bool dumps(DumpStage D) const { return llvm::is_contained(Options.Dumps, D); }
@@ -352,16 +359,14 @@ public:
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
     CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<PreprocessorTracker>(CI.getSourceManager(), IncludeEnds, InactiveIfs));
-    return std::make_unique<PipelineConsumer>(Result, Options, IncludeEnds, InactiveIfs,
-                                              CI.getPreprocessor());
+        std::make_unique<PreprocessorTracker>(CI.getSourceManager(), Facts));
+    return std::make_unique<PipelineConsumer>(Result, Options, Facts, CI.getPreprocessor());
   }
 
 private:
   FileResult &Result;
   const PipelineOptions &Options;
-  std::vector<unsigned> IncludeEnds;
-  std::vector<unsigned> InactiveIfs;
+  PreprocessorFacts Facts;
 };
 
 } // namespace

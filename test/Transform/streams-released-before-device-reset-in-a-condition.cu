@@ -30,6 +30,7 @@ int main(int argc, char **argv) {
     // CHECK-NEXT: teardown();
     return 0;
   }
+  // CHECK: {{^}}  }
   if (cudaDeviceReset() != cudaSuccess) { fprintf(stderr, "reset failed\n"); exit(1); }
   // CHECK: sa_release_streams();  // streamalloc: release the streams before CUDA shuts down
   // CHECK-NEXT: if (cudaDeviceReset() != cudaSuccess) { fprintf(stderr, "reset failed\n"); exit(1); }

@@ -115,7 +115,7 @@ void run(const float *d) {
   printf("%f\n", sum);
 })cu");
   EXPECT_EQ(A.effects(0), "<unknown>:R, sum:W");
-  EXPECT_EQ(A.host("printf"), "sum:R, the program's output:W");
+  EXPECT_EQ(A.host("printf"), "the program's output:W, sum:R");
 }
 
 TEST(FunctionAccesses, UntrackedLocalsAreInvisibleToOtherCode) {

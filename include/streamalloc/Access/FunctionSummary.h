@@ -37,6 +37,7 @@ struct FunctionSummary {
   uint8_t UnknownMode = 0;                              ///< access to unnamed memory
   bool WritesOutput = false;                            ///< prints (for a kernel: flushed at syncs)
   bool PerformsGpuOps = false;                          ///< copies, fills or launches (host code)
+  bool ResetsDevice = false;                            ///< may call cudaDeviceReset
   std::string UnknownWhy;                               ///< the first construct that caused it
 };
 

@@ -24,6 +24,9 @@ namespace streamalloc {
 
 using ObjectId = unsigned;
 constexpr ObjectId UnknownObject = 0;
+/// stdout/stderr/files. Host I/O and kernels that print write it. It is not
+/// memory: an op whose memory effects are Unknown does not touch it.
+constexpr ObjectId OutputObject = 1;
 
 enum class ObjectKind {
   Unknown,
@@ -71,7 +74,9 @@ public:
 
   /// The first object through which this set and \p Other conflict (they may
   /// touch it and at least one side writes), if any. Unknown conflicts with
-  /// every object.
+  /// every object, except that Unknown *memory* on this side (an op's effects)
+  /// does not reach \p Other's OutputObject; Unknown on \p Other's side (a
+  /// call the analysis cannot see into) may print, so it reaches everything.
   std::optional<ObjectId> conflictWith(const AccessSet &Other) const;
 
   void print(llvm::raw_ostream &OS, const ObjectTable &Objects) const;

@@ -1,0 +1,36 @@
+// Over-conservative (precision issue, pinned as is): CHECK(cudaDeviceSynchronize())
+// puts the sync inside `do { ... } while (0)`, a control-flow statement, and
+// only a device sync that is a statement of its own clears the pending ops.
+// The host therefore waits again before reading h, although the program's
+// own sync already completed the copy. Ideally no wait is inserted here.
+//
+// RUN: %strip %s > %t.cu
+// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %FileCheck %s < %t.out.cu --implicit-check-not=cudaStreamSynchronize
+// RUN: %nvcc %t.out.cu
+#include <cstdio>
+#include <cstdlib>
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      fprintf(stderr, "%s\n", cudaGetErrorString(err_));                       \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+int main() {
+  int h[16], *d;
+  CHECK(cudaMalloc(&d, sizeof h));
+  CHECK(cudaMemset(d, 0, sizeof h));
+  CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+  // CHECK: CHECK(cudaMemcpyAsync(h, d, sizeof h, cudaMemcpyDeviceToHost, sa_stream({{[0-9]+}})));
+  CHECK(cudaDeviceSynchronize());
+  // CHECK: CHECK(cudaDeviceSynchronize());
+  printf("%d\n", h[0]);
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: h is read below (written by cudaMemcpy on line 27)
+  // CHECK-NEXT: printf("%d\n", h[0]);
+  CHECK(cudaFree(d));
+  return 0;
+}

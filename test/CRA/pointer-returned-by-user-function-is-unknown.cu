@@ -1,0 +1,34 @@
+// A pointer returned by a function of the program's own may point anywhere
+// (what callees return is not tracked), so a write through it waits for the
+// pending copy that reads `table`; the comment names the callee.
+//
+// RUN: %strip %s > %t.cu
+// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %FileCheck %s < %t.out.cu --implicit-check-not=Synchronize
+// RUN: %FileCheck %s --check-prefix=REPORT < %t.report
+// RUN: %nvcc %t.out.cu
+#include <cstdio>
+
+static float table[16];
+
+float *lookup_table() { return table; }
+
+__global__ void scale(float *x) { x[threadIdx.x] *= 2.0f; }
+
+int main() {
+  float *d, *t = lookup_table();
+  cudaMalloc(&d, 16 * sizeof(float));
+  cudaMemcpy(d, table, sizeof table, cudaMemcpyHostToDevice);
+  // CHECK: cudaMemcpyAsync(d, table, sizeof table, cudaMemcpyHostToDevice, sa_stream({{[0-9]+}}));
+  scale<<<1, 16>>>(d);
+  // CHECK: scale<<<1, 16, 0, sa_stream({{[0-9]+}})>>>(d);
+  printf("launched\n");
+  // CHECK: printf("launched\n");
+  t[0] = 1.0f;
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: the next statement may touch what cudaMemcpy on line 21 uses (a pointer returned by `lookup_table`)
+  // CHECK-NEXT: t[0] = 1.0f;
+  cudaFree(d);
+  return 0;
+}
+
+// REPORT: {{.*}}:27: wait (conflict) for lines 21, 23: the next statement may touch what cudaMemcpy on line 21 uses (a pointer returned by `lookup_table`)
