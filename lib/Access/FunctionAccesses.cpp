@@ -51,8 +51,9 @@ namespace {
 /// Walks a statement and records what it reads and writes on the host.
 class HostAccessVisitor {
 public:
-  HostAccessVisitor(FunctionAccesses::Impl &P, StmtAccesses &Out, bool MayNotRun)
-      : P(P), Out(Out), Conditional(MayNotRun) {}
+  HostAccessVisitor(FunctionAccesses::Impl &P, StmtAccesses &Out, bool MayNotRun,
+                    const Stmt *Skip)
+      : P(P), Out(Out), Conditional(MayNotRun), Skip(Skip) {}
 
   void visit(const Stmt *S, uint8_t Mode = ReadAccess);
 
@@ -60,6 +61,7 @@ private:
   FunctionAccesses::Impl &P;
   StmtAccesses &Out;
   unsigned Conditional; ///< inside a part of the code that may not run
+  const Stmt *Skip;     ///< a subtree not to visit
 
   void unknown(std::string Why) {
     if (!Out.Host.touchesUnknown() && Out.UnknownWhy.empty())
@@ -110,7 +112,7 @@ bool isLValueAccess(const Expr *E) {
 }
 
 void HostAccessVisitor::visit(const Stmt *S, uint8_t Mode) {
-  if (!S)
+  if (!S || S == Skip)
     return;
   if (const auto *E = dyn_cast<Expr>(S); E && isLValueAccess(E)) {
     accessLValue(E->IgnoreParens(), Mode);
@@ -513,9 +515,9 @@ const GpuOp *FunctionAccesses::opFor(const Expr *Call) const {
   return It == P->OpIndex.end() ? nullptr : &P->Ops[It->second];
 }
 
-StmtAccesses FunctionAccesses::accessesOf(const Stmt *S, bool MayNotRun) const {
+StmtAccesses FunctionAccesses::accessesOf(const Stmt *S, bool MayNotRun, const Stmt *Skip) const {
   StmtAccesses Out;
-  HostAccessVisitor(*P, Out, MayNotRun).visit(S);
+  HostAccessVisitor(*P, Out, MayNotRun, Skip).visit(S);
   return Out;
 }
 

@@ -437,8 +437,10 @@ private:
         for (unsigned Op : A.Ops) {
           if (!Blocked[Op].empty())
             continue;
+          // Reads in the op's own arguments happen before it is enqueued; what
+          // else the statement does may happen after.
           const GpuOp &G = FA.ops()[Op];
-          if (G.Effects.conflictWith(A.Host)) {
+          if (G.Effects.conflictWith(FA.accessesOf(S, MayNotRun, G.Call).Host)) {
             R.Ops[Op].WhySync = "its result is used in the same statement";
             continue;
           }

@@ -169,6 +169,26 @@ fill<<<1, 16>>>(d, 2.0f);)cu");
   EXPECT_EQ(T.waitLines()[0], 4u);
 }
 
+TEST(Cra, ReadsInTheOpsOwnArgumentsDoNotKeepItSynchronous) {
+  auto AST = parseCuda(std::string(Prelude) + R"cu(
+struct Work { float *d; float *h; int n; };
+void run(Work &w) {
+  cudaMemcpy(w.d, w.h, w.n * 4, cudaMemcpyHostToDevice);
+})cu");
+  FunctionSummaries Device;
+  FunctionAccesses FA(*findFunction(*AST, "run"), AST->getASTContext(), Device);
+  CraResult R = runCra(FA, {""});
+  EXPECT_TRUE(R.Ops[0].Async) << R.Ops[0].WhySync;
+}
+
+TEST(Cra, AReadLaterInTheSameStatementKeepsTheOpSynchronous) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+n = (cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost), (int)h[0]);)cu");
+  EXPECT_FALSE(T.R.Ops[0].Async);
+  EXPECT_EQ(T.R.Ops[0].WhySync, "its result is used in the same statement");
+}
+
 TEST(Cra, BlockedOpsStaySynchronousWithTheirReason) {
   auto AST = parseCuda(std::string(Prelude) + R"cu(
 void run() { float *d; cudaMalloc(&d, 64); fill<<<1, 16>>>(d, 1.0f); })cu");

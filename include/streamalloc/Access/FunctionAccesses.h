@@ -69,7 +69,10 @@ public:
   /// evaluating their arguments performs, not their device effects.
   /// \p MayNotRun: \p S sits in a branch or loop body, so an exit() in it is
   /// an error path (it abandons pending GPU work, as a CUDA error would).
-  StmtAccesses accessesOf(const clang::Stmt *S, bool MayNotRun = false) const;
+  /// \p Skip: a subtree left out (an op's own call, whose argument reads
+  /// happen before the op is enqueued).
+  StmtAccesses accessesOf(const clang::Stmt *S, bool MayNotRun = false,
+                          const clang::Stmt *Skip = nullptr) const;
 
   /// Human-readable description of an object, e.g. "h_c" or "a[] (stack)".
   std::string describe(ObjectId Object) const;
