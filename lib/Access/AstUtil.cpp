@@ -50,6 +50,13 @@ const VarDecl *rootVariable(const Expr *LValue) {
   return nullptr;
 }
 
+bool isTrivialAssignment(const CallExpr *Call) {
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+  const auto *M = Op ? dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee()) : nullptr;
+  return M && M->isTrivial() && Op->getNumArgs() == 2 &&
+         (M->isCopyAssignmentOperator() || M->isMoveAssignmentOperator());
+}
+
 bool isNullConstant(const Expr *E, ASTContext &Ctx) {
   return E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
          Expr::NPCK_NotNull;

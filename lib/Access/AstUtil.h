@@ -22,6 +22,10 @@ const clang::VarDecl *rootVariable(const clang::Expr *LValue);
 /// True for `0`, `NULL`, `nullptr`, `cudaStreamLegacy`-free null constants.
 bool isNullConstant(const clang::Expr *E, clang::ASTContext &Ctx);
 
+/// `a = b` for a class with a trivial copy/move assignment: a plain store of
+/// b's bytes into a, not a call anyone needs to look into.
+bool isTrivialAssignment(const clang::CallExpr *Call);
+
 /// True for a `cudaStream_t` typed expression.
 bool isStreamTyped(const clang::Expr *E);
 

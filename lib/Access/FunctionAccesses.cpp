@@ -273,6 +273,11 @@ void HostAccessVisitor::accessLValue(const Expr *E, uint8_t Mode) {
 }
 
 void HostAccessVisitor::visitCall(const CallExpr *Call) {
+  if (isTrivialAssignment(Call)) {
+    visit(Call->getArg(1), ReadAccess);
+    visit(Call->getArg(0), WriteAccess);
+    return;
+  }
   if (const ApiFunction *Api = modelledCallee(Call))
     return visitApiCall(Call, *Api);
   if (const FunctionDecl *Def = summarisableCallee(Call)) {
@@ -314,7 +319,8 @@ void HostAccessVisitor::applySummary(const CallExpr *Call, const FunctionDecl &C
       add(P.Pts.pointees(Arg), S.ParamModes[I]);
   }
   for (auto [Global, Mode] : S.Globals)
-    Out.Host.add(P.Pts.storageOf(Global), Mode);
+    if (!P.Pts.isImmutable(Global))
+      Out.Host.add(P.Pts.storageOf(Global), Mode);
   if (S.WritesOutput)
     Out.Host.add(P.output(), WriteAccess);
   Out.ResetsDevice |= S.ResetsDevice;
@@ -486,7 +492,8 @@ GpuOp FunctionAccesses::Impl::makeLaunch(const CUDAKernelCallExpr *Launch) {
     Op.UsesTemporary |= Pt.Temporary;
   }
   for (auto [Global, Mode] : S.Globals)
-    Op.Effects.add(Pts.storageOf(Global), Mode);
+    if (!Pts.isImmutable(Global))
+      Op.Effects.add(Pts.storageOf(Global), Mode);
   if (S.WritesOutput)
     Op.Effects.add(output(), WriteAccess);
   if (S.UnknownMode) {

@@ -202,6 +202,10 @@ private:
       return rootsOf(AS->getBase());
     if (const auto *ME = dyn_cast<MemberExpr>(E))
       return ME->isArrow() ? rootsOf(ME->getBase()) : rootsOfLValue(ME->getBase());
+    if (isa<MaterializeTemporaryExpr, CompoundLiteralExpr>(E))
+      return {}; // a temporary: private to the thread
+    if (const auto *Cast = dyn_cast<CastExpr>(E))
+      return rootsOfLValue(Cast->getSubExpr());
     return Roots::unknown("an lvalue the analysis cannot follow");
   }
 
@@ -369,6 +373,11 @@ private:
       if (const CallExpr *Config = Launch->getConfig())
         for (const Expr *Arg : Config->arguments())
           visit(Arg, ReadAccess);
+    }
+    if (isTrivialAssignment(Call)) {
+      visit(Call->getArg(1), ReadAccess);
+      visit(Call->getArg(0), WriteAccess);
+      return;
     }
     for (const Expr *Arg : Call->arguments())
       visit(Arg, ReadAccess);

@@ -7,6 +7,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang;
@@ -71,6 +72,7 @@ PointsTo::PointsTo(const FunctionDecl &F, ASTContext &Ctx, ObjectTable &Objects)
     : Ctx(Ctx), Objects(Objects) {
   classifyUses(F.getBody());
   collectSources(F.getBody());
+  collectPointerArrays(F.getBody());
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (auto &[V, Exprs] : Sources)
@@ -140,6 +142,96 @@ void PointsTo::classifyUses(const Stmt *Body) {
       PlainOnly.insert(V);
 }
 
+void PointsTo::collectPointerArrays(const Stmt *Body) {
+  llvm::DenseSet<const VarDecl *> Escaped;
+  llvm::MapVector<const VarDecl *, llvm::SmallVector<const Expr *, 2>> Stores;
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const CallExpr *, 2>> Allocs;
+  auto Candidate = [](const VarDecl *V) {
+    const auto *AT = V ? dyn_cast<ConstantArrayType>(V->getType().getTypePtr()) : nullptr;
+    return AT && V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
+           AT->getElementType()->isPointerType();
+  };
+  // Each use of a candidate must be `a[i]` read, `a[i] = e`, or `&a[i]` as
+  // the out-parameter of a modelled allocation.
+  std::function<void(const Stmt *, const Stmt *, const Stmt *)> Walk =
+      [&](const Stmt *S, const Stmt *Parent, const Stmt *Grand) {
+        if (!S)
+          return;
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+          const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+          if (!Candidate(V))
+            return;
+          const auto *Decay = dyn_cast_or_null<ImplicitCastExpr>(Parent);
+          const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(Grand);
+          if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay || !AS ||
+              AS->getBase() != Decay) {
+            Escaped.insert(V);
+          }
+          return;
+        }
+        if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+          if (const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreImpCasts()))
+            if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); Candidate(V)) {
+              const auto *Use = Parent;
+              bool Ok = false;
+              if (const auto *ICE = dyn_cast_or_null<ImplicitCastExpr>(Use))
+                Ok = ICE->getCastKind() == CK_LValueToRValue;
+              else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Use);
+                       BO && BO->getOpcode() == BO_Assign && BO->getLHS() == AS) {
+                Stores[V].push_back(BO->getRHS());
+                Ok = true;
+              } else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Use);
+                         UO && UO->getOpcode() == UO_AddrOf) {
+                Ok = false; // decided by the call below
+              }
+              if (!Ok && !isa_and_nonnull<UnaryOperator>(Use))
+                Escaped.insert(V);
+            }
+        if (const auto *Call = dyn_cast<CallExpr>(S))
+          if (const ApiFunction *Api = modelledCallee(Call); Api && Api->Kind == ApiKind::Allocate)
+            for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+              if (Api->roleOf(I) == ArgRole::OutAlloc)
+                if (const auto *UO =
+                        dyn_cast<UnaryOperator>(Call->getArg(I)->IgnoreParenCasts());
+                    UO && UO->getOpcode() == UO_AddrOf)
+                  if (const auto *AS =
+                          dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
+                    if (const auto *DRE =
+                            dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreImpCasts()))
+                      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); Candidate(V))
+                        Allocs[V].push_back(Call);
+        // Any other `&a[i]` lets the element be written from elsewhere.
+        if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf)
+          if (const auto *AS = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
+            if (const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreImpCasts()))
+              if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); Candidate(V)) {
+                bool AllocArg = false;
+                for (const auto &[Arr, Calls] : Allocs)
+                  for (const CallExpr *C : Calls)
+                    for (const Expr *Arg : C->arguments())
+                      AllocArg |= Arg->IgnoreParenCasts() == UO;
+                const auto *Call = dyn_cast_or_null<CallExpr>(Grand);
+                if (!AllocArg && Call)
+                  if (const ApiFunction *Api = modelledCallee(Call);
+                      Api && Api->Kind == ApiKind::Allocate)
+                    AllocArg = true; // the call is visited after its arguments
+                if (!AllocArg)
+                  Escaped.insert(V);
+              }
+        for (const Stmt *Child : S->children())
+          Walk(Child, S, Parent);
+      };
+  Walk(Body, nullptr, nullptr);
+  for (auto &[V, Calls] : Allocs)
+    if (!Escaped.count(V))
+      PointerArrays[V] = Calls;
+  for (auto &[V, Exprs] : Stores)
+    if (!Escaped.count(V)) {
+      PointerArrays[V];
+      llvm::append_range(Sources[V], Exprs);
+    }
+}
+
 void PointsTo::collectSources(const Stmt *S) {
   if (!S)
     return;
@@ -172,6 +264,17 @@ ObjectId PointsTo::siteFor(const Expr *Allocation, const VarDecl *Named, ObjectK
 }
 
 bool PointsTo::isTracked(const VarDecl *V) const { return !PlainOnly.count(V); }
+
+bool PointsTo::isImmutable(const VarDecl *V) const {
+  if (V->getType()->isReferenceType() || V->hasAttr<CUDADeviceAttr>() ||
+      V->hasAttr<CUDAConstantAttr>() || V->hasAttr<HIPManagedAttr>())
+    return false;
+  QualType Element = Ctx.getBaseElementType(V->getType());
+  if (!Element.isConstQualified())
+    return false;
+  const CXXRecordDecl *RD = Element->getAsCXXRecordDecl();
+  return !RD || (RD->hasDefinition() && !RD->hasMutableFields());
+}
 
 ObjectId PointsTo::storageOf(const VarDecl *V) {
   auto It = Storage.find(V);
@@ -265,6 +368,24 @@ Pointees PointsTo::pointees(const Expr *E) {
     return {};
   if (E->getType()->isArrayType())
     return addressOf(E);
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreImpCasts()))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (auto It = PointerArrays.find(V); It != PointerArrays.end()) {
+          Pointees P;
+          for (const CallExpr *Alloc : It->second) {
+            const ApiFunction *Api = modelledCallee(Alloc);
+            P.Objects.push_back(siteFor(Alloc, V,
+                                        Api->Allocates == MemorySpace::Device
+                                            ? ObjectKind::DeviceAllocation
+                                        : Api->Allocates == MemorySpace::HostPinned
+                                            ? ObjectKind::PinnedAllocation
+                                            : ObjectKind::HostAllocation));
+          }
+          if (auto VP = VarPointees.find(V); VP != VarPointees.end())
+            P.merge(VP->second);
+          return P;
+        }
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     return Pointees::unknown("a pointer stored in field `" +
                              ME->getMemberDecl()->getNameAsString() + "`");
@@ -283,7 +404,7 @@ Pointees PointsTo::addressOf(const Expr *E) {
       return Pointees::unknown("`" + V->getNameAsString() + "` is a reference");
     }
     Pointees P;
-    if (isTracked(V))
+    if (isTracked(V) && !isImmutable(V))
       P.Objects.push_back(storageOf(V));
     return P;
   }

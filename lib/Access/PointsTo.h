@@ -44,6 +44,9 @@ public:
   /// Objects the lvalue \p E designates.
   Pointees addressOf(const clang::Expr *E);
   bool isTracked(const clang::VarDecl *V) const;
+  /// A const object (no mutable parts, no CUDA memory-space attribute): no
+  /// one can write it, so accessing it never conflicts with anything.
+  bool isImmutable(const clang::VarDecl *V) const;
   ObjectId storageOf(const clang::VarDecl *V);
 
 private:
@@ -57,7 +60,14 @@ private:
   llvm::DenseMap<const clang::Expr *, ObjectId> Sites;
   llvm::DenseMap<const clang::VarDecl *, const clang::CallExpr *> OutAllocs;
 
+  /// Local arrays of pointers whose elements are only read, assigned, or
+  /// given to an allocation as out-parameter (`cudaMalloc(&d[i], n)`): their
+  /// elements point to the union of what is stored (whole-array).
+  llvm::DenseMap<const clang::VarDecl *, llvm::SmallVector<const clang::CallExpr *, 2>>
+      PointerArrays;
+
   void classifyUses(const clang::Stmt *Body);
+  void collectPointerArrays(const clang::Stmt *Body);
   void collectSources(const clang::Stmt *S);
   ObjectId siteFor(const clang::Expr *Allocation, const clang::VarDecl *Named, ObjectKind Kind);
   Pointees pointeesOfVar(const clang::VarDecl *V);
