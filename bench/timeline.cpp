@@ -20,7 +20,11 @@
 //   backpressure_s  the part of an asynchronous call (launch, async copy) beyond 50 us:
 //                the host was waiting for queue space or staging, not working
 //   tracer_s     time spent in this file's own bookkeeping (event records etc.)
-//   host_s       everything else between process start and exit: the host's own work
+//   total_s      in-process time: from this file's constructor (before main; see
+//                timeline_start) to the atexit handler `finish` (before the runtime's
+//                teardown); the loader, start-up and teardown around it are what
+//                bench/run calls "fixed" (traced wall time - total_s + ctx_s)
+//   host_s       everything else in total_s: the host's own work
 //                (including launch overhead and allocation)
 //   kernel_s, memset_s, d2d_s, h2d_s, d2h_s
 //                GPU time of each category, from a pair of CUDA events recorded around
@@ -100,9 +104,29 @@ struct Trace {
   std::vector<cudaEvent_t> spare;
 };
 
-Trace T;
+// The one trace of this process. It is created on first use and never destroyed, and it
+// must not be a plain global: `Trace` has std::vector members, so a global `Trace T;` is
+// initialised dynamically by this file's _GLOBAL__sub_I_ entry in .init_array, which the
+// compiler places *after* an __attribute__((constructor)) function of the same file. The
+// first version did exactly that: timeline_start() stored the start time and T's
+// initialiser then reset it to 0.0, so "total" became CLOCK_MONOTONIC since boot (a
+// freshly started machine's uptime: 36 s for a 1 s program, growing run after run).
+// A function-local static has no such ordering problem (it is built by whichever code
+// touches it first: the constructor below, or a CUDA call from some other static
+// initialiser), and leaking it keeps it valid during every exit handler.
+Trace &tr() {
+  static Trace *t = new Trace();
+  return *t;
+}
 
-__attribute__((constructor)) void timeline_start() { T.t_start = now(); }
+// Sets the start of the in-process interval once, as early as we can see the process.
+void mark_start() {
+  if (tr().t_start == 0.0) tr().t_start = now();
+}
+
+// Runs before main (after the loader and the static initialisers of object files linked
+// before this one, which for `nvcc prog.cu timeline.cpp` is the program's own).
+__attribute__((constructor)) void timeline_start() { mark_start(); }
 
 bool is_legacy(cudaStream_t s) { return s == 0 || s == cudaStreamLegacy; }
 
@@ -117,9 +141,9 @@ int copy_cat(cudaMemcpyKind kind) {
 
 cudaEvent_t take_event() {
   cudaEvent_t e = nullptr;
-  if (!T.spare.empty()) {
-    e = T.spare.back();
-    T.spare.pop_back();
+  if (!tr().spare.empty()) {
+    e = tr().spare.back();
+    tr().spare.pop_back();
   } else if (cudaEventCreate(&e) != cudaSuccess) {
     e = nullptr;
   }
@@ -132,9 +156,9 @@ cudaEvent_t take_event() {
 void resolve(size_t upto, bool legacy_only, bool any_stream_of = false,
              cudaStream_t stream = 0) {
   std::vector<Op> keep;
-  keep.reserve(T.pending.size());
-  for (size_t i = 0; i < T.pending.size(); ++i) {
-    Op &op = T.pending[i];
+  keep.reserve(tr().pending.size());
+  for (size_t i = 0; i < tr().pending.size(); ++i) {
+    Op &op = tr().pending[i];
     bool done = i < upto && (any_stream_of ? op.stream == stream
                                            : (!legacy_only || is_legacy(op.stream)));
     if (!done) {
@@ -144,46 +168,47 @@ void resolve(size_t upto, bool legacy_only, bool any_stream_of = false,
     float ms = 0.0f;
     if (op.begin && op.end && __real_cudaEventSynchronize(op.end) == cudaSuccess &&
         cudaEventElapsedTime(&ms, op.begin, op.end) == cudaSuccess)
-      T.gpu_ms[op.cat] += ms;
+      tr().gpu_ms[op.cat] += ms;
     else
-      ++T.unresolved;
-    if (op.begin) T.spare.push_back(op.begin);
-    if (op.end) T.spare.push_back(op.end);
+      ++tr().unresolved;
+    if (op.begin) tr().spare.push_back(op.begin);
+    if (op.end) tr().spare.push_back(op.end);
   }
-  T.pending.swap(keep);
+  tr().pending.swap(keep);
 }
 
 void finish();
 
 void init() {
-  if (T.started) return;
-  T.started = true;
+  if (tr().started) return;
+  tr().started = true;
+  mark_start(); // a CUDA call before timeline_start() (another static initialiser)
   double t = now();
   __real_cudaFree(nullptr); // context creation (and eager module loading)
-  T.ctx_s = now() - t;
+  tr().ctx_s = now() - t;
   atexit(finish); // registered after the runtime's own teardown, so it runs before it
 }
 
 void finish() {
-  if (T.finished) return;
-  T.finished = true;
+  if (tr().finished) return;
+  tr().finished = true;
   const double t_end = now();
-  if (!T.context_gone && __real_cudaDeviceSynchronize() == cudaSuccess)
-    resolve(T.pending.size(), false);
-  T.unresolved += (long)T.pending.size();
-  const double total = t_end - T.t_start;
+  if (!tr().context_gone && __real_cudaDeviceSynchronize() == cudaSuccess)
+    resolve(tr().pending.size(), false);
+  tr().unresolved += (long)tr().pending.size();
+  const double total = t_end - tr().t_start;
   const double host =
-      total - T.ctx_s - T.wait_s - T.backpressure_s - T.tracer_s;
+      total - tr().ctx_s - tr().wait_s - tr().backpressure_s - tr().tracer_s;
   const char *path = getenv("SA_TIMELINE_OUT");
   FILE *f = path ? fopen(path, "w") : nullptr;
   if (!f) f = stderr;
-  fprintf(f, "total_s %.6f\nctx_s %.6f\nhost_s %.6f\nwait_s %.6f\n", total, T.ctx_s, host,
-          T.wait_s);
-  fprintf(f, "backpressure_s %.6f\ntracer_s %.6f\n", T.backpressure_s, T.tracer_s);
+  fprintf(f, "total_s %.6f\nctx_s %.6f\nhost_s %.6f\nwait_s %.6f\n", total, tr().ctx_s, host,
+          tr().wait_s);
+  fprintf(f, "backpressure_s %.6f\ntracer_s %.6f\n", tr().backpressure_s, tr().tracer_s);
   for (int c = 0; c < NCAT; ++c)
-    fprintf(f, "%s_s %.6f\n%s_n %ld\n%s_bytes %.0f\n", kCatName[c], T.gpu_ms[c] * 1e-3,
-            kCatName[c], T.count[c], kCatName[c], T.bytes[c]);
-  fprintf(f, "syncs_n %ld\nunresolved_n %ld\n", T.syncs, T.unresolved);
+    fprintf(f, "%s_s %.6f\n%s_n %ld\n%s_bytes %.0f\n", kCatName[c], tr().gpu_ms[c] * 1e-3,
+            kCatName[c], tr().count[c], kCatName[c], tr().bytes[c]);
+  fprintf(f, "syncs_n %ld\nunresolved_n %ld\n", tr().syncs, tr().unresolved);
   if (f != stderr) fclose(f);
 }
 
@@ -196,11 +221,11 @@ struct Scope {
   double t0 = 0.0, t1 = 0.0, t2 = 0.0;
   Op op{};
   bool has_op = false;
-  explicit Scope(Kind k) : kind(k), active(T.depth == 0) {
+  explicit Scope(Kind k) : kind(k), active(tr().depth == 0) {
     if (!active) return;
     init();
     t0 = now();
-    ++T.depth;
+    ++tr().depth;
   }
   // Records the begin event of a GPU operation of category cat on stream s.
   void gpu_op(int cat, cudaStream_t s, double nbytes) {
@@ -211,8 +236,8 @@ struct Scope {
     op.begin = take_event();
     op.end = nullptr;
     if (op.begin) cudaEventRecord(op.begin, s);
-    ++T.count[cat];
-    T.bytes[cat] += nbytes;
+    ++tr().count[cat];
+    tr().bytes[cat] += nbytes;
   }
   void before_call() {
     if (active) t1 = now();
@@ -223,25 +248,25 @@ struct Scope {
     if (has_op) {
       op.end = take_event();
       if (op.end) cudaEventRecord(op.end, op.stream);
-      T.pending.push_back(op);
+      tr().pending.push_back(op);
     }
   }
   ~Scope() {
     if (!active) return;
     const double inside = t2 - t1;
     if (kind == WAIT)
-      T.wait_s += inside;
+      tr().wait_s += inside;
     else if (kind == ASYNC && inside > kBackpressureThreshold)
-      T.backpressure_s += inside - kBackpressureThreshold;
-    --T.depth;
-    T.tracer_s += (t1 - t0) + (now() - t2);
+      tr().backpressure_s += inside - kBackpressureThreshold;
+    --tr().depth;
+    tr().tracer_s += (t1 - t0) + (now() - t2);
   }
 };
 
 // After a call that waited for the legacy stream: read every legacy operation recorded
 // before this call's own operation.
 void legacy_synchronised(size_t before) {
-  ++T.syncs;
+  ++tr().syncs;
   resolve(before, true);
 }
 
@@ -298,7 +323,7 @@ cudaError_t __wrap_cudaHostUnregister(void *p) {
 
 cudaError_t __wrap_cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind) {
   Scope s(WAIT);
-  const size_t before = T.pending.size();
+  const size_t before = tr().pending.size();
   s.gpu_op(copy_cat(kind), 0, (double)n);
   RUN(__real_cudaMemcpy(dst, src, n, kind));
   if (s.active) legacy_synchronised(before);
@@ -316,7 +341,7 @@ cudaError_t __wrap_cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMem
 cudaError_t __wrap_cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                                 size_t width, size_t height, cudaMemcpyKind kind) {
   Scope s(WAIT);
-  const size_t before = T.pending.size();
+  const size_t before = tr().pending.size();
   s.gpu_op(copy_cat(kind), 0, (double)width * (double)height);
   RUN(__real_cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind));
   if (s.active) legacy_synchronised(before);
@@ -335,7 +360,7 @@ cudaError_t __wrap_cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, 
 cudaError_t __wrap_cudaMemcpyToSymbol(const void *sym, const void *src, size_t n, size_t off,
                                       cudaMemcpyKind kind) {
   Scope s(WAIT);
-  const size_t before = T.pending.size();
+  const size_t before = tr().pending.size();
   s.gpu_op(kind == cudaMemcpyDeviceToDevice ? D2D : H2D, 0, (double)n);
   RUN(__real_cudaMemcpyToSymbol(sym, src, n, off, kind));
   if (s.active) legacy_synchronised(before);
@@ -345,7 +370,7 @@ cudaError_t __wrap_cudaMemcpyToSymbol(const void *sym, const void *src, size_t n
 cudaError_t __wrap_cudaMemcpyFromSymbol(void *dst, const void *sym, size_t n, size_t off,
                                         cudaMemcpyKind kind) {
   Scope s(WAIT);
-  const size_t before = T.pending.size();
+  const size_t before = tr().pending.size();
   s.gpu_op(kind == cudaMemcpyDeviceToDevice ? D2D : D2H, 0, (double)n);
   RUN(__real_cudaMemcpyFromSymbol(dst, sym, n, off, kind));
   if (s.active) legacy_synchronised(before);
@@ -392,10 +417,10 @@ cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3 block, voi
 
 cudaError_t __wrap_cudaDeviceSynchronize(void) {
   Scope s(WAIT);
-  const size_t before = T.pending.size();
+  const size_t before = tr().pending.size();
   RUN(__real_cudaDeviceSynchronize());
   if (s.active && r == cudaSuccess) {
-    ++T.syncs;
+    ++tr().syncs;
     resolve(before, false);
   }
   return r;
@@ -403,10 +428,10 @@ cudaError_t __wrap_cudaDeviceSynchronize(void) {
 
 cudaError_t __wrap_cudaStreamSynchronize(cudaStream_t st) {
   Scope s(WAIT);
-  const size_t before = T.pending.size();
+  const size_t before = tr().pending.size();
   RUN(__real_cudaStreamSynchronize(st));
   if (s.active && r == cudaSuccess) {
-    ++T.syncs;
+    ++tr().syncs;
     if (is_legacy(st))
       resolve(before, true);
     else
@@ -423,13 +448,13 @@ cudaError_t __wrap_cudaEventSynchronize(cudaEvent_t e) {
 
 cudaError_t __wrap_cudaDeviceReset(void) {
   Scope s(WAIT);
-  if (s.active && __real_cudaDeviceSynchronize() == cudaSuccess) resolve(T.pending.size(), false);
-  for (cudaEvent_t e : T.spare) cudaEventDestroy(e);
-  T.spare.clear();
-  T.unresolved += (long)T.pending.size();
-  T.pending.clear();
+  if (s.active && __real_cudaDeviceSynchronize() == cudaSuccess) resolve(tr().pending.size(), false);
+  for (cudaEvent_t e : tr().spare) cudaEventDestroy(e);
+  tr().spare.clear();
+  tr().unresolved += (long)tr().pending.size();
+  tr().pending.clear();
   RUN(__real_cudaDeviceReset());
-  T.context_gone = true;
+  tr().context_gone = true;
   return r;
 }
 
