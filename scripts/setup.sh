@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools libclang-rt-22-dev cmake
-          ninja-build libgtest-dev python3 ccache)
+packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools libclang-rt-22-dev clang-format-22
+          cmake ninja-build libgtest-dev python3 ccache)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

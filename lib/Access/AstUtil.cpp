@@ -58,8 +58,7 @@ bool isTrivialAssignment(const CallExpr *Call) {
 }
 
 bool isNullConstant(const Expr *E, ASTContext &Ctx) {
-  return E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
-         Expr::NPCK_NotNull;
+  return E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
 }
 
 bool isStreamTyped(const Expr *E) {

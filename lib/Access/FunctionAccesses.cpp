@@ -7,11 +7,11 @@
 #include "PointsTo.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <optional>
 
@@ -51,8 +51,7 @@ namespace {
 /// Walks a statement and records what it reads and writes on the host.
 class HostAccessVisitor {
 public:
-  HostAccessVisitor(FunctionAccesses::Impl &P, StmtAccesses &Out, bool MayNotRun,
-                    const Stmt *Skip)
+  HostAccessVisitor(FunctionAccesses::Impl &P, StmtAccesses &Out, bool MayNotRun, const Stmt *Skip)
       : P(P), Out(Out), Conditional(MayNotRun), Skip(Skip) {}
 
   void visit(const Stmt *S, uint8_t Mode = ReadAccess);
@@ -195,11 +194,10 @@ void HostAccessVisitor::visit(const Stmt *S, uint8_t Mode) {
     return;
   }
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
-    const ApiFunction *Api =
-        Construct->getType()->getAsCXXRecordDecl() &&
-                Construct->getType()->getAsCXXRecordDecl()->getIdentifier()
-            ? lookupApi(Construct->getType()->getAsCXXRecordDecl()->getName())
-            : nullptr;
+    const ApiFunction *Api = Construct->getType()->getAsCXXRecordDecl() &&
+                                     Construct->getType()->getAsCXXRecordDecl()->getIdentifier()
+                                 ? lookupApi(Construct->getType()->getAsCXXRecordDecl()->getName())
+                                 : nullptr;
     if (!Construct->getConstructor()->isTrivial() && !(Api && Api->Kind == ApiKind::Pure))
       unknown("constructor of `" + Construct->getType().getAsString() + "`");
     for (const Expr *Arg : Construct->arguments())
@@ -209,8 +207,7 @@ void HostAccessVisitor::visit(const Stmt *S, uint8_t Mode) {
   if (isa<CXXBindTemporaryExpr>(S))
     unknown("destructor of a temporary");
   if (const auto *New = dyn_cast<CXXNewExpr>(S)) {
-    if (const CXXConstructExpr *C = New->getConstructExpr();
-        C && !C->getConstructor()->isTrivial())
+    if (const CXXConstructExpr *C = New->getConstructExpr(); C && !C->getConstructor()->isTrivial())
       unknown("constructor called by `new`");
     for (const Stmt *Child : S->children())
       visit(Child, ReadAccess);
@@ -302,7 +299,8 @@ const FunctionDecl *HostAccessVisitor::summarisableCallee(const CallExpr *Call) 
     return nullptr;
   if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && !M->isStatic())
     return nullptr; // what `this` points to is not followed yet
-  if (Def->hasAttr<CUDAGlobalAttr>() || (Def->hasAttr<CUDADeviceAttr>() && !Def->hasAttr<CUDAHostAttr>()))
+  if (Def->hasAttr<CUDAGlobalAttr>() ||
+      (Def->hasAttr<CUDADeviceAttr>() && !Def->hasAttr<CUDAHostAttr>()))
     return nullptr;
   return Def;
 }

@@ -62,7 +62,7 @@ struct Roots {
 class SummaryAnalysis {
 public:
   SummaryAnalysis(const FunctionDecl &F, FunctionSummary &Out,
-                 llvm::function_ref<const FunctionSummary &(const FunctionDecl *)> Callee)
+                  llvm::function_ref<const FunctionSummary &(const FunctionDecl *)> Callee)
       : F(F), Out(Out), SummaryOf(Callee) {
     Out.ParamModes.assign(F.getNumParams(), NoAccess);
   }
@@ -74,7 +74,8 @@ public:
   }
 
   bool isHost() const {
-    return !F.hasAttr<CUDAGlobalAttr>() && !(F.hasAttr<CUDADeviceAttr>() && !F.hasAttr<CUDAHostAttr>());
+    return !F.hasAttr<CUDAGlobalAttr>() &&
+           !(F.hasAttr<CUDADeviceAttr>() && !F.hasAttr<CUDAHostAttr>());
   }
 
 private:
@@ -158,8 +159,8 @@ private:
     if (isa<CXXNullPtrLiteralExpr, IntegerLiteral, GNUNullExpr, StringLiteral, CXXNewExpr>(E))
       return {};
     if (const auto *Call = dyn_cast<CallExpr>(E))
-      if (const ApiFunction *Api = modelledCallee(Call); Api && (Api->ReturnsAllocation ||
-                                                                 Api->Kind == ApiKind::Pure))
+      if (const ApiFunction *Api = modelledCallee(Call);
+          Api && (Api->ReturnsAllocation || Api->Kind == ApiKind::Pure))
         return {}; // a fresh allocation, private to this call (until it escapes)
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
       if (E->getType()->isArrayType())
@@ -313,8 +314,7 @@ private:
     }
     if (const auto *Construct = dyn_cast<CXXConstructExpr>(S); Construct && isHost()) {
       const CXXRecordDecl *RD = Construct->getType()->getAsCXXRecordDecl();
-      const ApiFunction *Api =
-          RD && RD->getIdentifier() ? lookupApi(RD->getName()) : nullptr;
+      const ApiFunction *Api = RD && RD->getIdentifier() ? lookupApi(RD->getName()) : nullptr;
       if (!Construct->getConstructor()->isTrivial() && !(Api && Api->Kind == ApiKind::Pure))
         record(Roots::unknown("constructor of `" + Construct->getType().getAsString() + "`"),
                ReadWriteAccess);
@@ -337,8 +337,7 @@ private:
       visit(AS->getIdx(), ReadAccess);
     } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
       ME->isArrow() ? visitPointerValue(ME->getBase()) : visitAddress(ME->getBase());
-    } else if (const auto *UO = dyn_cast<UnaryOperator>(E);
-               UO && UO->getOpcode() == UO_Deref) {
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref) {
       visit(UO->getSubExpr(), ReadAccess);
     } else if (!isa<DeclRefExpr>(E)) {
       visit(E, ReadAccess);
@@ -383,8 +382,7 @@ private:
       visit(Arg, ReadAccess);
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
       visit(Member->getImplicitObjectArgument(), ReadAccess);
-      record(Roots::unknown("call to member function `" + calleeName(Call) + "`"),
-             ReadWriteAccess);
+      record(Roots::unknown("call to member function `" + calleeName(Call) + "`"), ReadWriteAccess);
       return;
     }
     const FunctionDecl *Callee = Call->getDirectCallee();

@@ -74,8 +74,8 @@ std::optional<ObjectId> AccessSet::conflictWith(const AccessSet &Other) const {
 void AccessSet::print(llvm::raw_ostream &OS, const ObjectTable &Objects) const {
   bool First = true;
   for (auto [Object, Mode] : Modes) {
-    OS << (First ? "" : ", ") << Objects.get(Object).Name << ":"
-       << ((Mode & ReadAccess) ? "R" : "") << ((Mode & WriteAccess) ? "W" : "");
+    OS << (First ? "" : ", ") << Objects.get(Object).Name << ":" << ((Mode & ReadAccess) ? "R" : "")
+       << ((Mode & WriteAccess) ? "W" : "");
     First = false;
   }
   if (First)

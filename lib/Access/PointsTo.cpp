@@ -5,10 +5,10 @@
 #include "streamalloc/Model/ApiModel.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -63,8 +63,7 @@ const VarDecl *varOf(const DeclRefExpr *DRE) {
 }
 
 bool isPlainLocal(const VarDecl *V) {
-  return V->hasLocalStorage() && !V->getType()->isArrayType() &&
-         !V->getType()->isReferenceType();
+  return V->hasLocalStorage() && !V->getType()->isArrayType() && !V->getType()->isReferenceType();
 }
 } // namespace
 
@@ -153,74 +152,72 @@ void PointsTo::collectPointerArrays(const Stmt *Body) {
   };
   // Each use of a candidate must be `a[i]` read, `a[i] = e`, or `&a[i]` as
   // the out-parameter of a modelled allocation.
-  std::function<void(const Stmt *, const Stmt *, const Stmt *)> Walk =
-      [&](const Stmt *S, const Stmt *Parent, const Stmt *Grand) {
-        if (!S)
-          return;
-        if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
-          const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-          if (!Candidate(V))
-            return;
-          const auto *Decay = dyn_cast_or_null<ImplicitCastExpr>(Parent);
-          const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(Grand);
-          if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay || !AS ||
-              AS->getBase() != Decay) {
-            Escaped.insert(V);
+  std::function<void(const Stmt *, const Stmt *, const Stmt *)> Walk = [&](const Stmt *S,
+                                                                           const Stmt *Parent,
+                                                                           const Stmt *Grand) {
+    if (!S)
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!Candidate(V))
+        return;
+      const auto *Decay = dyn_cast_or_null<ImplicitCastExpr>(Parent);
+      const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(Grand);
+      if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay || !AS ||
+          AS->getBase() != Decay) {
+        Escaped.insert(V);
+      }
+      return;
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreImpCasts()))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); Candidate(V)) {
+          const auto *Use = Parent;
+          bool Ok = false;
+          if (const auto *ICE = dyn_cast_or_null<ImplicitCastExpr>(Use))
+            Ok = ICE->getCastKind() == CK_LValueToRValue;
+          else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Use);
+                   BO && BO->getOpcode() == BO_Assign && BO->getLHS() == AS) {
+            Stores[V].push_back(BO->getRHS());
+            Ok = true;
+          } else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Use);
+                     UO && UO->getOpcode() == UO_AddrOf) {
+            Ok = false; // decided by the call below
           }
-          return;
+          if (!Ok && !isa_and_nonnull<UnaryOperator>(Use))
+            Escaped.insert(V);
         }
-        if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
-          if (const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreImpCasts()))
-            if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); Candidate(V)) {
-              const auto *Use = Parent;
-              bool Ok = false;
-              if (const auto *ICE = dyn_cast_or_null<ImplicitCastExpr>(Use))
-                Ok = ICE->getCastKind() == CK_LValueToRValue;
-              else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Use);
-                       BO && BO->getOpcode() == BO_Assign && BO->getLHS() == AS) {
-                Stores[V].push_back(BO->getRHS());
-                Ok = true;
-              } else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Use);
-                         UO && UO->getOpcode() == UO_AddrOf) {
-                Ok = false; // decided by the call below
-              }
-              if (!Ok && !isa_and_nonnull<UnaryOperator>(Use))
-                Escaped.insert(V);
-            }
-        if (const auto *Call = dyn_cast<CallExpr>(S))
-          if (const ApiFunction *Api = modelledCallee(Call); Api && Api->Kind == ApiKind::Allocate)
-            for (unsigned I = 0; I < Call->getNumArgs(); ++I)
-              if (Api->roleOf(I) == ArgRole::OutAlloc)
-                if (const auto *UO =
-                        dyn_cast<UnaryOperator>(Call->getArg(I)->IgnoreParenCasts());
-                    UO && UO->getOpcode() == UO_AddrOf)
-                  if (const auto *AS =
-                          dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
-                    if (const auto *DRE =
-                            dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreImpCasts()))
-                      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); Candidate(V))
-                        Allocs[V].push_back(Call);
-        // Any other `&a[i]` lets the element be written from elsewhere.
-        if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf)
-          if (const auto *AS = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
-            if (const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreImpCasts()))
-              if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); Candidate(V)) {
-                bool AllocArg = false;
-                for (const auto &[Arr, Calls] : Allocs)
-                  for (const CallExpr *C : Calls)
-                    for (const Expr *Arg : C->arguments())
-                      AllocArg |= Arg->IgnoreParenCasts() == UO;
-                const auto *Call = dyn_cast_or_null<CallExpr>(Grand);
-                if (!AllocArg && Call)
-                  if (const ApiFunction *Api = modelledCallee(Call);
-                      Api && Api->Kind == ApiKind::Allocate)
-                    AllocArg = true; // the call is visited after its arguments
-                if (!AllocArg)
-                  Escaped.insert(V);
-              }
-        for (const Stmt *Child : S->children())
-          Walk(Child, S, Parent);
-      };
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const ApiFunction *Api = modelledCallee(Call); Api && Api->Kind == ApiKind::Allocate)
+        for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+          if (Api->roleOf(I) == ArgRole::OutAlloc)
+            if (const auto *UO = dyn_cast<UnaryOperator>(Call->getArg(I)->IgnoreParenCasts());
+                UO && UO->getOpcode() == UO_AddrOf)
+              if (const auto *AS = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
+                if (const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreImpCasts()))
+                  if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); Candidate(V))
+                    Allocs[V].push_back(Call);
+    // Any other `&a[i]` lets the element be written from elsewhere.
+    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf)
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreImpCasts()))
+          if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); Candidate(V)) {
+            bool AllocArg = false;
+            for (const auto &[Arr, Calls] : Allocs)
+              for (const CallExpr *C : Calls)
+                for (const Expr *Arg : C->arguments())
+                  AllocArg |= Arg->IgnoreParenCasts() == UO;
+            const auto *Call = dyn_cast_or_null<CallExpr>(Grand);
+            if (!AllocArg && Call)
+              if (const ApiFunction *Api = modelledCallee(Call);
+                  Api && Api->Kind == ApiKind::Allocate)
+                AllocArg = true; // the call is visited after its arguments
+            if (!AllocArg)
+              Escaped.insert(V);
+          }
+    for (const Stmt *Child : S->children())
+      Walk(Child, S, Parent);
+  };
   Walk(Body, nullptr, nullptr);
   for (auto &[V, Calls] : Allocs)
     if (!Escaped.count(V))
@@ -328,7 +325,8 @@ Pointees PointsTo::pointees(const Expr *E) {
       return pointeesOfVar(V);
     if (V->getType()->isReferenceType() && V->getType()->getPointeeType()->isArrayType())
       return addressOf(DRE);
-    return Pointees::unknown("`" + V->getNameAsString() + "` is not a pointer the analysis follows");
+    return Pointees::unknown("`" + V->getNameAsString() +
+                             "` is not a pointer the analysis follows");
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_AddrOf)
@@ -375,12 +373,11 @@ Pointees PointsTo::pointees(const Expr *E) {
           Pointees P;
           for (const CallExpr *Alloc : It->second) {
             const ApiFunction *Api = modelledCallee(Alloc);
-            P.Objects.push_back(siteFor(Alloc, V,
-                                        Api->Allocates == MemorySpace::Device
-                                            ? ObjectKind::DeviceAllocation
-                                        : Api->Allocates == MemorySpace::HostPinned
-                                            ? ObjectKind::PinnedAllocation
-                                            : ObjectKind::HostAllocation));
+            P.Objects.push_back(
+                siteFor(Alloc, V,
+                        Api->Allocates == MemorySpace::Device       ? ObjectKind::DeviceAllocation
+                        : Api->Allocates == MemorySpace::HostPinned ? ObjectKind::PinnedAllocation
+                                                                    : ObjectKind::HostAllocation));
           }
           if (auto VP = VarPointees.find(V); VP != VarPointees.end())
             P.merge(VP->second);

@@ -3,11 +3,11 @@
 #include "streamalloc/Access/FunctionAccesses.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -219,8 +219,7 @@ private:
   }
 
   bool isLoop(const Stmt *S) const {
-    return isa<ForStmt, WhileStmt, CXXForRangeStmt>(S) ||
-           (isa<DoStmt>(S) && !runsAtMostOnce(S));
+    return isa<ForStmt, WhileStmt, CXXForRangeStmt>(S) || (isa<DoStmt>(S) && !runsAtMostOnce(S));
   }
 
   /// The parts of a loop evaluated between iterations.
@@ -418,8 +417,7 @@ private:
           // loop body whose next iterations and header they do not conflict
           // with, may stay pending after it (the union over its paths), unless
           // they use a variable that dies with the block. A switch body waits.
-          if (!Left.empty() &&
-              ((!Loop && !runsAtMostOnce(S)) || usesBlockLocals(Left, Region, S)))
+          if (!Left.empty() && ((!Loop && !runsAtMostOnce(S)) || usesBlockLocals(Left, Region, S)))
             addWait({InsertionPoint::BlockEnd, Region}, Left, WaitCause::BlockEnd,
                     lineOf(Region->getRBracLoc()));
           else
@@ -456,8 +454,7 @@ private:
         WaitBefore(S, WaitCause::Conflict, std::move(*W));
       else if ((isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) && !All().empty())
         WaitBefore(S, WaitCause::LeavesFunction);
-      else if (isa<BreakStmt, ContinueStmt>(S) &&
-               !(DestructorBlocks ? All() : Local).empty())
+      else if (isa<BreakStmt, ContinueStmt>(S) && !(DestructorBlocks ? All() : Local).empty())
         WaitBefore(S, WaitCause::LeavesBlock);
 
       if (A.ResetsDevice || (IsMain && isa<ReturnStmt>(S)))

@@ -51,27 +51,92 @@ bool isNvcc(llvm::StringRef Program) {
 
 /// nvcc options whose value is the next argument and that clang has no use for.
 bool dropsNextArgument(llvm::StringRef A) {
-  static const llvm::StringSet<> Set = {
-      "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options", "-Xlinker",
-      "--linker-options", "-Xcudafe", "-Xnvlink", "--nvlink-options", "-ccbin",
-      "--compiler-bindir", "-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode",
-      "--generate-code", "-maxrregcount", "--maxrregcount", "-rdc", "--relocatable-device-code",
-      "-MF", "-MT", "-MQ", "-odir", "--output-directory", "-Werror", "-t", "--threads",
-      "--diag-suppress", "-diag-suppress", "-ftz", "-prec-div", "-prec-sqrt", "-fmad"};
+  static const llvm::StringSet<> Set = {"-Xcompiler",
+                                        "--compiler-options",
+                                        "-Xptxas",
+                                        "--ptxas-options",
+                                        "-Xlinker",
+                                        "--linker-options",
+                                        "-Xcudafe",
+                                        "-Xnvlink",
+                                        "--nvlink-options",
+                                        "-ccbin",
+                                        "--compiler-bindir",
+                                        "-arch",
+                                        "--gpu-architecture",
+                                        "-code",
+                                        "--gpu-code",
+                                        "-gencode",
+                                        "--generate-code",
+                                        "-maxrregcount",
+                                        "--maxrregcount",
+                                        "-rdc",
+                                        "--relocatable-device-code",
+                                        "-MF",
+                                        "-MT",
+                                        "-MQ",
+                                        "-odir",
+                                        "--output-directory",
+                                        "-Werror",
+                                        "-t",
+                                        "--threads",
+                                        "--diag-suppress",
+                                        "-diag-suppress",
+                                        "-ftz",
+                                        "-prec-div",
+                                        "-prec-sqrt",
+                                        "-fmad"};
   return Set.contains(A);
 }
 
 bool isNvccOnlyFlag(llvm::StringRef A) {
-  static const char *Prefixes[] = {
-      "-arch=", "--gpu-architecture=", "-code=", "--gpu-code=", "-gencode=", "--generate-code=",
-      "--expt-", "-expt-", "-rdc=", "--relocatable-device-code=", "-Xcompiler=",
-      "--compiler-options=", "-Xptxas=", "--ptxas-options=", "-ccbin=", "--compiler-bindir=",
-      "-maxrregcount=", "--maxrregcount=", "--use_fast_math", "-use_fast_math", "-lineinfo",
-      "--generate-line-info", "-forward-unknown-to-host-compiler", "--forward-unknown-to-host",
-      "--extended-lambda", "-extended-lambda", "--keep", "-Werror=", "--diag-suppress=",
-      "-diag-suppress=", "-ftz=", "-prec-div=", "-prec-sqrt=", "-fmad=", "-MD", "-MMD",
-      "--threads=", "-t=", "-dc", "--device-c", "-G", "--device-debug", "-cudart", "--cudart",
-      "-Xfatbin", "--resource-usage", "-res-usage"};
+  static const char *Prefixes[] = {"-arch=",
+                                   "--gpu-architecture=",
+                                   "-code=",
+                                   "--gpu-code=",
+                                   "-gencode=",
+                                   "--generate-code=",
+                                   "--expt-",
+                                   "-expt-",
+                                   "-rdc=",
+                                   "--relocatable-device-code=",
+                                   "-Xcompiler=",
+                                   "--compiler-options=",
+                                   "-Xptxas=",
+                                   "--ptxas-options=",
+                                   "-ccbin=",
+                                   "--compiler-bindir=",
+                                   "-maxrregcount=",
+                                   "--maxrregcount=",
+                                   "--use_fast_math",
+                                   "-use_fast_math",
+                                   "-lineinfo",
+                                   "--generate-line-info",
+                                   "-forward-unknown-to-host-compiler",
+                                   "--forward-unknown-to-host",
+                                   "--extended-lambda",
+                                   "-extended-lambda",
+                                   "--keep",
+                                   "-Werror=",
+                                   "--diag-suppress=",
+                                   "-diag-suppress=",
+                                   "-ftz=",
+                                   "-prec-div=",
+                                   "-prec-sqrt=",
+                                   "-fmad=",
+                                   "-MD",
+                                   "-MMD",
+                                   "--threads=",
+                                   "-t=",
+                                   "-dc",
+                                   "--device-c",
+                                   "-G",
+                                   "--device-debug",
+                                   "-cudart",
+                                   "--cudart",
+                                   "-Xfatbin",
+                                   "--resource-usage",
+                                   "-res-usage"};
   for (const char *P : Prefixes)
     if (A.starts_with(P))
       return true;
@@ -127,10 +192,15 @@ clang::tooling::ArgumentsAdjuster cudaHostParseAdjuster(const std::string &CudaP
   ArgumentsAdjuster Nvcc = [](const CommandLineArguments &Args, llvm::StringRef) {
     return translateNvccCommand(Args);
   };
-  CommandLineArguments Extra = {"-x", "cuda", "--cuda-host-only", "--cuda-path=" + CudaPath,
-                                "-resource-dir=" + ResourceDir, "-Wno-unknown-cuda-version"};
+  CommandLineArguments Extra = {"-x",
+                                "cuda",
+                                "--cuda-host-only",
+                                "--cuda-path=" + CudaPath,
+                                "-resource-dir=" + ResourceDir,
+                                "-Wno-unknown-cuda-version"};
   ArgumentsAdjuster Adjust = combineAdjusters(Nvcc, getClangStripDependencyFileAdjuster());
-  Adjust = combineAdjusters(Adjust, getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::BEGIN));
+  Adjust =
+      combineAdjusters(Adjust, getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::BEGIN));
   return Adjust;
 }
 

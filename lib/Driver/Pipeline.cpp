@@ -1,7 +1,7 @@
 //===- Pipeline.cpp - Frontend action that runs the five stages ------------===//
 #include "streamalloc/Driver/Pipeline.h"
-#include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/Access/FunctionAccesses.h"
+#include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/Driver/CompileCommands.h"
 #include "streamalloc/Model/ApiModel.h"
@@ -30,7 +30,7 @@ namespace {
 
 /// What the preprocessor saw in the main file that the stages need.
 struct PreprocessorFacts {
-  std::vector<unsigned> IncludeEnds;                  ///< just past top-level #include lines
+  std::vector<unsigned> IncludeEnds;                 ///< just past top-level #include lines
   std::vector<std::pair<unsigned, unsigned>> Blocks; ///< (#if line start, #endif offset)
   std::vector<unsigned> Skipped;                     ///< where skipped branches start
 
@@ -58,8 +58,8 @@ public:
   PreprocessorTracker(const SourceManager &SM, PreprocessorFacts &Facts) : SM(SM), Facts(Facts) {}
 
   void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool,
-                          CharSourceRange FilenameRange, OptionalFileEntryRef, StringRef,
-                          StringRef, const Module *, bool, SrcMgr::CharacteristicKind) override {
+                          CharSourceRange FilenameRange, OptionalFileEntryRef, StringRef, StringRef,
+                          const Module *, bool, SrcMgr::CharacteristicKind) override {
     if (Depth != 0 || !SM.isWrittenInMainFile(HashLoc))
       return;
     StringRef Buffer = SM.getBufferData(SM.getMainFileID());
@@ -123,14 +123,18 @@ public:
 
   bool shouldVisitLambdaBodies() const { return true; }
 
-  bool TraverseFunctionDecl(FunctionDecl *F) { return traverseFunction(F, [&] {
-      return RecursiveASTVisitor::TraverseFunctionDecl(F); }); }
-  bool TraverseCXXMethodDecl(CXXMethodDecl *F) { return traverseFunction(F, [&] {
-      return RecursiveASTVisitor::TraverseCXXMethodDecl(F); }); }
-  bool TraverseCXXConstructorDecl(CXXConstructorDecl *F) { return traverseFunction(F, [&] {
-      return RecursiveASTVisitor::TraverseCXXConstructorDecl(F); }); }
-  bool TraverseCXXDestructorDecl(CXXDestructorDecl *F) { return traverseFunction(F, [&] {
-      return RecursiveASTVisitor::TraverseCXXDestructorDecl(F); }); }
+  bool TraverseFunctionDecl(FunctionDecl *F) {
+    return traverseFunction(F, [&] { return RecursiveASTVisitor::TraverseFunctionDecl(F); });
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *F) {
+    return traverseFunction(F, [&] { return RecursiveASTVisitor::TraverseCXXMethodDecl(F); });
+  }
+  bool TraverseCXXConstructorDecl(CXXConstructorDecl *F) {
+    return traverseFunction(F, [&] { return RecursiveASTVisitor::TraverseCXXConstructorDecl(F); });
+  }
+  bool TraverseCXXDestructorDecl(CXXDestructorDecl *F) {
+    return traverseFunction(F, [&] { return RecursiveASTVisitor::TraverseCXXDestructorDecl(F); });
+  }
   bool TraverseLambdaExpr(LambdaExpr *L) {
     return traverseFunction(L->getCallOperator(),
                             [&] { return RecursiveASTVisitor::TraverseLambdaExpr(L); });
@@ -148,15 +152,15 @@ public:
     if (Api && Api->Kind == ApiKind::DeviceSelect) {
       const auto *Lit = dyn_cast<IntegerLiteral>(Call->getArg(0)->IgnoreParenImpCasts());
       if (!Lit || Lit->getValue() != 0)
-        block(At + "`" + Api->Name.str() + "` selects a device other than a literal 0, and the "
-                   "stream pool belongs to one device");
+        block(At + "`" + Api->Name.str() +
+              "` selects a device other than a literal 0, and the "
+              "stream pool belongs to one device");
     }
     for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
       const Expr *Arg = Call->getArg(I);
       if (isa<CXXDefaultArgExpr>(Arg) || !isStream(Arg))
         continue;
-      if (Arg->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) ==
-          Expr::NPCK_NotNull)
+      if (Arg->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) == Expr::NPCK_NotNull)
         block(At + "passes a stream of the program's own (`" + (Name.empty() ? "call" : Name) +
               "`)");
     }
@@ -193,9 +197,9 @@ private:
   }
 
   bool inHostCode() const {
-    return Stack.empty() || (!Stack.back()->hasAttr<CUDAGlobalAttr>() &&
-                             !(Stack.back()->hasAttr<CUDADeviceAttr>() &&
-                               !Stack.back()->hasAttr<CUDAHostAttr>()));
+    return Stack.empty() ||
+           (!Stack.back()->hasAttr<CUDAGlobalAttr>() &&
+            !(Stack.back()->hasAttr<CUDADeviceAttr>() && !Stack.back()->hasAttr<CUDAHostAttr>()));
   }
 
   static bool isStream(const Expr *E) {
@@ -306,7 +310,8 @@ private:
     CraResult Cra = runCra(FA, Blocked, InactiveIfs);
     // A wait that the text would put before an op it covers (both from one
     // macro expansion) cannot be placed: keep such ops synchronous.
-    for (std::vector<unsigned> Misplaced; !(Misplaced = Rewriter.misplacedWaits(FA, Cra)).empty();) {
+    for (std::vector<unsigned> Misplaced;
+         !(Misplaced = Rewriter.misplacedWaits(FA, Cra)).empty();) {
       for (unsigned Op : Misplaced)
         Blocked[Op] = "the wait it needs would fall inside a macro expansion before it";
       Cra = runCra(FA, Blocked, InactiveIfs);

@@ -31,7 +31,7 @@ std::vector<Op> editScript(const std::vector<llvm::StringRef> &A,
     Trace.push_back(V);
     for (int K = -D; K <= D; K += 2) {
       int X = (K == -D || (K != D && V[Max + K - 1] < V[Max + K + 1])) ? V[Max + K + 1]
-                                                                      : V[Max + K - 1] + 1;
+                                                                       : V[Max + K - 1] + 1;
       int Y = X - K;
       while (X < N && Y < M && A[X] == B[Y])
         ++X, ++Y;

@@ -8,9 +8,9 @@ namespace streamalloc {
 namespace {
 enum class OutputFlag { NoOutput, Output };
 const ApiFunction Rows[] = {
-#define API(Name, Kind, Roles, Space, Returns, Async, StreamArg, FirstDefault, Defaults, IO)      \
-  {#Name, ApiKind::Kind, Roles,        MemorySpace::Space,          Returns, Async, StreamArg,     \
-   FirstDefault, Defaults, OutputFlag::IO == OutputFlag::Output},
+#define API(Name, Kind, Roles, Space, Returns, Async, StreamArg, FirstDefault, Defaults, IO)       \
+  {#Name, ApiKind::Kind, Roles,        MemorySpace::Space, Returns,                                \
+   Async, StreamArg,     FirstDefault, Defaults,           OutputFlag::IO == OutputFlag::Output},
 #include "streamalloc/Model/ApiModel.def"
 };
 

@@ -51,9 +51,8 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
   for (const FileReport &F : Files) {
     llvm::json::Array Ops, Waits, Blockers;
     for (const OpReport &Op : F.Ops) {
-      llvm::json::Object J{{"function", Op.Function}, {"line", Op.Line},
-                           {"column", Op.Column},     {"callee", Op.Callee},
-                           {"kind", Op.Kind},         {"async", Op.Async}};
+      llvm::json::Object J{{"function", Op.Function}, {"line", Op.Line}, {"column", Op.Column},
+                           {"callee", Op.Callee},     {"kind", Op.Kind}, {"async", Op.Async}};
       if (Op.Stream)
         J["stream"] = *Op.Stream;
       if (Op.WaitLine)
@@ -81,8 +80,8 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
                                         {"ops", std::move(Ops)},
                                         {"waits", std::move(Waits)}});
   }
-  OS << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                   {"files", std::move(JFiles)}, {"note", AsyncErrorNote}}))
+  OS << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{{"files", std::move(JFiles)},
+                                                                    {"note", AsyncErrorNote}}))
      << "\n";
 }
 

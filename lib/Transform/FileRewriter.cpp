@@ -6,8 +6,8 @@
 #include "streamalloc/Schedule/StreamPlan.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -112,9 +112,8 @@ struct FileRewriter::Impl {
       const auto *Block = cast<CompoundStmt>(Where.Anchor);
       std::optional<unsigned> Last =
           Block->body_empty() ? std::nullopt : expansionOffset(Block->body_back()->getBeginLoc());
-      Indent = (Last && onlyBlanksBefore(*Last) && *Last > lineStart(*Offset) - 1)
-                   ? indentOf(*Last)
-                   : Indent + "  ";
+      Indent = (Last && onlyBlanksBefore(*Last) && *Last > lineStart(*Offset) - 1) ? indentOf(*Last)
+                                                                                   : Indent + "  ";
     }
     Edits.insert(lineStart(*Offset), Indent + Code + "  // streamalloc: " + Reason + "\n");
   }
@@ -142,7 +141,8 @@ std::string FileRewriter::Impl::whyNotRewritable(const GpuOp &Op) const {
       return "its launch configuration is not written as `<<<...>>>`";
     return "";
   }
-  const auto *Callee = dyn_cast<DeclRefExpr>(cast<CallExpr>(Op.Call)->getCallee()->IgnoreImpCasts());
+  const auto *Callee =
+      dyn_cast<DeclRefExpr>(cast<CallExpr>(Op.Call)->getCallee()->IgnoreImpCasts());
   if (!Callee)
     return "the callee is not a plain function name";
   std::optional<unsigned> Name = spelledOffset(Callee->getLocation(), &Why);

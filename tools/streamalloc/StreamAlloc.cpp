@@ -43,14 +43,13 @@ cl::opt<bool> Report("report",
 cl::opt<std::string> ReportFile("report-file", cl::desc("Write the report to this file"),
                                 cl::value_desc("file"), cl::cat(Category));
 enum class ReportFormat { Text, Json };
-cl::opt<ReportFormat> ReportFormatOpt(
-    "report-format", cl::desc("Report format"), cl::init(ReportFormat::Text),
-    cl::values(clEnumValN(ReportFormat::Text, "text", "plain text (default)"),
-               clEnumValN(ReportFormat::Json, "json", "JSON, for tools")),
-    cl::cat(Category));
+cl::opt<ReportFormat>
+    ReportFormatOpt("report-format", cl::desc("Report format"), cl::init(ReportFormat::Text),
+                    cl::values(clEnumValN(ReportFormat::Text, "text", "plain text (default)"),
+                               clEnumValN(ReportFormat::Json, "json", "JSON, for tools")),
+                    cl::cat(Category));
 cl::list<DumpStage> Dumps(
-    "dump", cl::desc("Print a stage's result instead of the transformed file"),
-    cl::CommaSeparated,
+    "dump", cl::desc("Print a stage's result instead of the transformed file"), cl::CommaSeparated,
     cl::values(clEnumValN(DumpStage::Accesses, "accesses",
                           "read/write sets of every GPU op and statement"),
                clEnumValN(DumpStage::Pending, "pending",

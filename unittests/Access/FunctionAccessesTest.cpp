@@ -1,6 +1,6 @@
 //===- FunctionAccessesTest.cpp - Points-to and read/write sets -------------===//
-#include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/Access/FunctionAccesses.h"
+#include "streamalloc/Access/FunctionSummary.h"
 
 #include "Support/ParseCuda.h"
 

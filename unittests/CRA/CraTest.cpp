@@ -1,7 +1,7 @@
 //===- CraTest.cpp - Decisions and wait placement ---------------------------===//
-#include "streamalloc/Access/FunctionSummary.h"
-#include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/Cra.h"
+#include "streamalloc/Access/FunctionAccesses.h"
+#include "streamalloc/Access/FunctionSummary.h"
 
 #include "Support/ParseCuda.h"
 

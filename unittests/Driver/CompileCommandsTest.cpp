@@ -26,21 +26,21 @@ TEST(CompileCommands, NvccFlagsBecomeClangFlags) {
                                  "a.cu",
                                  "-o",
                                  "a.o"};
-  std::vector<std::string> Expected = {"clang++", "-DN=4", "-I/inc", "-isystem", "/sys", "-O3",
-                                       "-std=c++17", "-x", "cuda", "-c", "a.cu", "-o", "a.o"};
+  std::vector<std::string> Expected = {"clang++", "-DN=4",      "-I/inc", "-isystem", "/sys",
+                                       "-O3",     "-std=c++17", "-x",     "cuda",     "-c",
+                                       "a.cu",    "-o",         "a.o"};
   EXPECT_EQ(translateNvccCommand(In), Expected);
 }
 
 TEST(CompileCommands, PerThreadDefaultStreamBecomesItsMacro) {
   std::vector<std::string> In = {"nvcc", "--default-stream", "per-thread", "a.cu"};
-  std::vector<std::string> Expected = {"clang++", "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1",
-                                       "a.cu"};
+  std::vector<std::string> Expected = {"clang++", "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1", "a.cu"};
   EXPECT_EQ(translateNvccCommand(In), Expected);
 }
 
 TEST(CompileCommands, NvccLongOptionsWithSeparateValues) {
-  std::vector<std::string> In = {"nvcc", "--include-path", "/x", "--define-macro", "A=1",
-                                 "-std", "c++20", "a.cu"};
+  std::vector<std::string> In = {"nvcc", "--include-path", "/x",    "--define-macro",
+                                 "A=1",  "-std",           "c++20", "a.cu"};
   std::vector<std::string> Expected = {"clang++", "-I", "/x", "-D", "A=1", "-std=c++20", "a.cu"};
   EXPECT_EQ(translateNvccCommand(In), Expected);
 }

@@ -5,7 +5,9 @@
 
 using namespace streamalloc;
 
-TEST(UnifiedDiff, EqualTextsGiveNoDiff) { EXPECT_EQ(unifiedDiff("a\nb\n", "a\nb\n", "x", "y"), ""); }
+TEST(UnifiedDiff, EqualTextsGiveNoDiff) {
+  EXPECT_EQ(unifiedDiff("a\nb\n", "a\nb\n", "x", "y"), "");
+}
 
 TEST(UnifiedDiff, OneChangedLineWithContext) {
   std::string D = unifiedDiff("1\n2\n3\n4\n5\n", "1\n2\nthree\n4\n5\n", "a/f", "b/f", 1);
@@ -19,7 +21,8 @@ TEST(UnifiedDiff, DistantChangesMakeSeparateHunks) {
     After += (I == 2 || I == 18 ? "x" : std::to_string(I)) + "\n";
   }
   std::string D = unifiedDiff(Before, After, "a", "b", 1);
-  EXPECT_EQ(D, "--- a\n+++ b\n@@ -1,3 +1,3 @@\n 1\n-2\n+x\n 3\n@@ -17,3 +17,3 @@\n 17\n-18\n+x\n 19\n");
+  EXPECT_EQ(
+      D, "--- a\n+++ b\n@@ -1,3 +1,3 @@\n 1\n-2\n+x\n 3\n@@ -17,3 +17,3 @@\n 17\n-18\n+x\n 19\n");
 }
 
 TEST(UnifiedDiff, InsertionOnly) {
@@ -29,5 +32,6 @@ TEST(UnifiedDiff, InsertionOnly) {
 
 TEST(UnifiedDiff, MissingFinalNewlineIsMarked) {
   std::string D = unifiedDiff("a", "b", "x", "y");
-  EXPECT_EQ(D, "--- x\n+++ y\n@@ -1,1 +1,1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n");
+  EXPECT_EQ(D, "--- x\n+++ y\n@@ -1,1 +1,1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline "
+               "at end of file\n");
 }

@@ -33,29 +33,28 @@ enum class GpuOpKind { Copy, Set, Launch };
 struct GpuOp {
   unsigned Id;
   GpuOpKind Kind;
-  std::string Callee;          ///< API name or kernel name
-  const clang::Expr *Call;     ///< CallExpr or CUDAKernelCallExpr
-  const ApiFunction *Api;      ///< null for launches
-  AccessSet Effects;           ///< what the op reads/writes when it runs
-  std::string UnknownWhy;      ///< why Effects contain Unknown, if they do
+  std::string Callee;      ///< API name or kernel name
+  const clang::Expr *Call; ///< CallExpr or CUDAKernelCallExpr
+  const ApiFunction *Api;  ///< null for launches
+  AccessSet Effects;       ///< what the op reads/writes when it runs
+  std::string UnknownWhy;  ///< why Effects contain Unknown, if they do
   unsigned Line, Column;
-  bool HasUserStream;          ///< the call already names a stream
-  bool UsesTemporary = false;  ///< reads or writes a temporary that dies with the statement
+  bool HasUserStream;         ///< the call already names a stream
+  bool UsesTemporary = false; ///< reads or writes a temporary that dies with the statement
 };
 
 /// Host-side behaviour of one statement (its whole subtree).
 struct StmtAccesses {
-  AccessSet Host;              ///< host reads/writes while the statement runs
-  std::string UnknownWhy;      ///< the construct that made Host touch Unknown
-  std::vector<unsigned> Ops;   ///< GPU ops enqueued by the statement, in source order
-  bool SyncsDevice = false;    ///< waits for all device work (cudaDeviceSynchronize)
-  bool ResetsDevice = false;   ///< calls cudaDeviceReset
+  AccessSet Host;            ///< host reads/writes while the statement runs
+  std::string UnknownWhy;    ///< the construct that made Host touch Unknown
+  std::vector<unsigned> Ops; ///< GPU ops enqueued by the statement, in source order
+  bool SyncsDevice = false;  ///< waits for all device work (cudaDeviceSynchronize)
+  bool ResetsDevice = false; ///< calls cudaDeviceReset
 };
 
 class FunctionAccesses {
 public:
-  FunctionAccesses(const clang::FunctionDecl &F, clang::ASTContext &Ctx,
-                   FunctionSummaries &Device);
+  FunctionAccesses(const clang::FunctionDecl &F, clang::ASTContext &Ctx, FunctionSummaries &Device);
   ~FunctionAccesses();
   FunctionAccesses(FunctionAccesses &&);
 

@@ -31,14 +31,14 @@ class VarDecl;
 namespace streamalloc {
 
 struct FunctionSummary {
-  llvm::SmallVector<uint8_t, 8> ParamModes;             ///< AccessMode per parameter
+  llvm::SmallVector<uint8_t, 8> ParamModes; ///< AccessMode per parameter
   /// Device globals touched, in the order first seen (deterministic output).
   llvm::MapVector<const clang::VarDecl *, uint8_t> Globals;
-  uint8_t UnknownMode = 0;                              ///< access to unnamed memory
-  bool WritesOutput = false;                            ///< prints (for a kernel: flushed at syncs)
-  bool PerformsGpuOps = false;                          ///< copies, fills or launches (host code)
-  bool ResetsDevice = false;                            ///< may call cudaDeviceReset
-  std::string UnknownWhy;                               ///< the first construct that caused it
+  uint8_t UnknownMode = 0;     ///< access to unnamed memory
+  bool WritesOutput = false;   ///< prints (for a kernel: flushed at syncs)
+  bool PerformsGpuOps = false; ///< copies, fills or launches (host code)
+  bool ResetsDevice = false;   ///< may call cudaDeviceReset
+  std::string UnknownWhy;      ///< the first construct that caused it
 };
 
 /// Computes and caches device summaries; callees are summarised on demand,

@@ -30,12 +30,12 @@ constexpr ObjectId OutputObject = 1;
 
 enum class ObjectKind {
   Unknown,
-  Variable,        ///< storage of a local or global variable (incl. stack arrays)
-  DeviceSymbol,    ///< a __device__ / __constant__ variable
-  HostAllocation,  ///< malloc/new/... site
-  PinnedAllocation,///< cudaMallocHost/cudaHostAlloc site
-  DeviceAllocation,///< cudaMalloc site
-  ProgramOutput    ///< stdout/stderr/files: written by host I/O and by kernels that print
+  Variable,         ///< storage of a local or global variable (incl. stack arrays)
+  DeviceSymbol,     ///< a __device__ / __constant__ variable
+  HostAllocation,   ///< malloc/new/... site
+  PinnedAllocation, ///< cudaMallocHost/cudaHostAlloc site
+  DeviceAllocation, ///< cudaMalloc site
+  ProgramOutput     ///< stdout/stderr/files: written by host I/O and by kernels that print
 };
 
 struct MemoryObject {

@@ -37,34 +37,34 @@ struct InsertionPoint {
 };
 
 enum class WaitCause {
-  Conflict,     ///< a host access (or synchronous op) touches what a pending op uses
-  LeavesBlock,  ///< control leaves the block (break/continue) with ops pending
+  Conflict,       ///< a host access (or synchronous op) touches what a pending op uses
+  LeavesBlock,    ///< control leaves the block (break/continue) with ops pending
   LeavesFunction, ///< return/goto/throw/exit with ops pending
-  BlockEnd,     ///< the block that started the ops ends
-  FunctionEnd,  ///< the function body ends
-  InactiveCode, ///< an #if branch not compiled in this configuration may touch anything
+  BlockEnd,       ///< the block that started the ops ends
+  FunctionEnd,    ///< the function body ends
+  InactiveCode,   ///< an #if branch not compiled in this configuration may touch anything
 };
 
 struct Wait {
   InsertionPoint Where;
   std::vector<unsigned> Covers; ///< ops pending at that point (all are waited for)
   WaitCause Cause;
-  unsigned Line;                ///< line of the statement (or `}`) that needs it
+  unsigned Line; ///< line of the statement (or `}`) that needs it
   // For WaitCause::Conflict:
-  unsigned ConflictOp = 0;      ///< the first pending op that conflicts
-  std::string ObjectName;       ///< the object they share
-  bool HostWrites = false;      ///< the statement writes (rather than only reads) it
-  std::string Detail;           ///< why the object is Unknown, if it is
+  unsigned ConflictOp = 0; ///< the first pending op that conflicts
+  std::string ObjectName;  ///< the object they share
+  bool HostWrites = false; ///< the statement writes (rather than only reads) it
+  std::string Detail;      ///< why the object is Unknown, if it is
 };
 
 struct OpDecision {
   bool Async = false;
-  std::string WhySync;          ///< when not async
+  std::string WhySync;               ///< when not async
   std::optional<unsigned> WaitIndex; ///< the first wait that covers it
 };
 
 struct CraResult {
-  std::vector<OpDecision> Ops;  ///< indexed by GpuOp::Id
+  std::vector<OpDecision> Ops; ///< indexed by GpuOp::Id
   std::vector<Wait> Waits;
   /// Where the stream pool is released (end of main, before cudaDeviceReset).
   std::vector<InsertionPoint> Releases;

@@ -24,13 +24,13 @@ struct PipelineOptions {
 };
 
 struct FileResult {
-  std::string Path;        ///< as given on the command line
-  bool Parsed = false;     ///< false: Clang reported errors (printed already)
+  std::string Path;    ///< as given on the command line
+  bool Parsed = false; ///< false: Clang reported errors (printed already)
   std::string Original;
-  std::string Output;      ///< the transformed file (valid when Parsed)
-  std::string Dump;        ///< --dump text
+  std::string Output; ///< the transformed file (valid when Parsed)
+  std::string Dump;   ///< --dump text
   FileReport Report;
-  std::string Error;       ///< internal failure, if any
+  std::string Error; ///< internal failure, if any
 };
 
 /// Parses each file with its command from \p Db and runs every stage.

@@ -30,16 +30,16 @@ enum class ApiKind {
 
 /// How a call accesses what one argument points to.
 enum class ArgRole : char {
-  None = '-',          ///< scalar or ignored value
-  Read = 'r',          ///< reads the pointee
-  Write = 'w',         ///< writes the pointee
-  ReadWrite = 'b',     ///< reads and writes the pointee
-  OutAlloc = 'o',      ///< receives a pointer to a fresh object (cudaMalloc(&p, n))
-  Free = 'f',          ///< frees the pointee (a write for ordering purposes)
-  SymbolRead = 's',    ///< reads the named __device__ symbol
-  SymbolWrite = 'S',   ///< writes the named __device__ symbol
-  Unknown = 'u',       ///< the argument carries pointers the model cannot follow
-  VariadicRead = '*',  ///< this and every later argument: pointees are read
+  None = '-',         ///< scalar or ignored value
+  Read = 'r',         ///< reads the pointee
+  Write = 'w',        ///< writes the pointee
+  ReadWrite = 'b',    ///< reads and writes the pointee
+  OutAlloc = 'o',     ///< receives a pointer to a fresh object (cudaMalloc(&p, n))
+  Free = 'f',         ///< frees the pointee (a write for ordering purposes)
+  SymbolRead = 's',   ///< reads the named __device__ symbol
+  SymbolWrite = 'S',  ///< writes the named __device__ symbol
+  Unknown = 'u',      ///< the argument carries pointers the model cannot follow
+  VariadicRead = '*', ///< this and every later argument: pointees are read
 };
 
 /// Where a fresh object returned by an allocation lives.

@@ -14,7 +14,7 @@ struct OpReport {
   std::string Function;
   unsigned Line = 0, Column = 0;
   std::string Callee;
-  std::string Kind;                 ///< copy, set, launch
+  std::string Kind; ///< copy, set, launch
   bool Async = false;
   std::optional<unsigned> Stream;
   std::optional<unsigned> WaitLine; ///< line of the statement the covering wait precedes
@@ -23,10 +23,10 @@ struct OpReport {
 
 struct WaitReport {
   std::string Function;
-  unsigned Line = 0;                ///< the wait is inserted before this line
+  unsigned Line = 0; ///< the wait is inserted before this line
   std::string Cause;
   std::string Reason;
-  std::vector<unsigned> OpLines;    ///< ops it waits for
+  std::vector<unsigned> OpLines; ///< ops it waits for
 };
 
 struct FileReport {

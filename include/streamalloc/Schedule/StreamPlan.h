@@ -23,8 +23,8 @@ struct ScheduleOptions {
 };
 
 struct StreamPlan {
-  unsigned NumStreams = 0;                       ///< streams this function uses
-  std::vector<std::optional<unsigned>> StreamOf; ///< per op id; empty when synchronous
+  unsigned NumStreams = 0;                        ///< streams this function uses
+  std::vector<std::optional<unsigned>> StreamOf;  ///< per op id; empty when synchronous
   std::vector<std::vector<unsigned>> WaitStreams; ///< per CRA wait: streams to synchronise
 
   void print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const;
