@@ -52,15 +52,16 @@ namespace {
 class HostAccessVisitor {
 public:
   HostAccessVisitor(FunctionAccesses::Impl &P, StmtAccesses &Out, bool MayNotRun, const Stmt *Skip)
-      : P(P), Out(Out), Conditional(MayNotRun), Skip(Skip) {}
+      : P(P), Out(Out), MayNotRun(MayNotRun), Skip(Skip) {}
 
   void visit(const Stmt *S, uint8_t Mode = ReadAccess);
 
 private:
   FunctionAccesses::Impl &P;
   StmtAccesses &Out;
-  unsigned Conditional; ///< inside a part of the code that may not run
-  const Stmt *Skip;     ///< a subtree not to visit
+  unsigned Conditional = 0; ///< inside a part of the statement that may not run
+  bool MayNotRun;           ///< the statement itself sits in a branch or loop body
+  const Stmt *Skip;         ///< a subtree not to visit
 
   void unknown(std::string Why) {
     if (!Out.Host.touchesUnknown() && Out.UnknownWhy.empty())
@@ -378,7 +379,7 @@ void HostAccessVisitor::visitApiCall(const CallExpr *Call, const ApiFunction &Ap
     // unconditional exit waits for everything.
     // It still flushes the program's output, which a pending kernel that
     // prints must reach first.
-    if (Conditional == 0)
+    if (Conditional == 0 && !MayNotRun)
       unknown("`" + Api.Name.str() + "` ends the program");
     else
       Out.Host.add(P.output(), WriteAccess);

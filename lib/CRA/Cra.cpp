@@ -38,6 +38,17 @@ void findExits(const Stmt *S, unsigned LoopDepth, unsigned BreakDepth, Exits &Ou
     findExits(Child, LoopDepth + Loop, BreakDepth + (Loop || Switch), Out);
 }
 
+bool containsJumps(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, BreakStmt, ContinueStmt, CXXThrowExpr>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (containsJumps(Child))
+      return true;
+  return false;
+}
+
 /// The blocks nested directly in a control-flow statement that are analysed
 /// as regions of their own.
 void regionsOf(const Stmt *S, llvm::SmallVectorImpl<const CompoundStmt *> &Out) {
@@ -424,6 +435,12 @@ private:
             for (unsigned Op : Left)
               if (!llvm::is_contained(FlowOut, Op))
                 FlowOut.push_back(Op);
+        }
+        // `CHECK(cudaDeviceSynchronize())`: the body of a do-while(0) without
+        // jumps runs exactly once, so a device sync at its top level runs.
+        if (A.SyncsDevice && isa<DoStmt>(S) && runsAtMostOnce(S) && !containsJumps(S)) {
+          Local.clear();
+          Inherited.clear();
         }
         llvm::append_range(Local, FlowOut);
         continue;

@@ -156,6 +156,24 @@ h[0] = 1.0f;)cu");
   EXPECT_TRUE(T.R.Waits.empty());
 }
 
+TEST(Cra, DeviceSynchronizeInADoWhileZeroBodyClearsThePendingSet) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+do { cudaError_t e = cudaDeviceSynchronize(); if (e) exit(1); } while (0);
+h[0] = 1.0f;)cu");
+  EXPECT_TRUE(T.R.Waits.empty());
+}
+
+TEST(Cra, DeviceSynchronizeAfterABreakInADoWhileZeroClearsNothing) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+do { if (c) break; cudaDeviceSynchronize(); } while (0);
+h[0] = 1.0f;)cu");
+  EXPECT_EQ(T.waitLines(), std::vector<unsigned>{5});
+}
+
 TEST(Cra, ReturnWithOpsPendingWaits) {
   CraRun T(R"cu(float *d;
 cudaMalloc(&d, 64);
