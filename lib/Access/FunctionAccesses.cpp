@@ -527,6 +527,10 @@ StmtAccesses FunctionAccesses::accessesOf(const Stmt *S, bool MayNotRun, const S
   return Out;
 }
 
+bool FunctionAccesses::isReachable(const VarDecl *V) const {
+  return P->Pts.isTracked(V) && !P->Pts.isImmutable(V);
+}
+
 std::string FunctionAccesses::describe(ObjectId Object) const {
   if (Object == UnknownObject)
     return "memory the analysis cannot name";

@@ -17,6 +17,7 @@
 #include "streamalloc/Model/ApiModel.h"
 
 #include "clang/AST/Attr.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -171,6 +172,9 @@ private:
   Roots rootsOfStorage(const VarDecl *V) {
     if (V->hasLocalStorage() || V->hasAttr<CUDASharedAttr>())
       return {}; // private to the thread or block
+    const SourceManager &SM = V->getASTContext().getSourceManager();
+    if (isHost() && SM.isInSystemHeader(SM.getExpansionLoc(V->getLocation())))
+      return {}; // stdout, stderr: libc's state, not program data
     if (isa<ParmVarDecl>(V))
       return {};
     Roots R;

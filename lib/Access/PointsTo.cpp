@@ -62,6 +62,13 @@ const VarDecl *varOf(const DeclRefExpr *DRE) {
   return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
+/// A global of the system headers (stdout, stderr): libc's state, which GPU
+/// ops can reach only if the program takes its address.
+bool isSystemGlobal(const VarDecl *V) {
+  const SourceManager &SM = V->getASTContext().getSourceManager();
+  return V->hasGlobalStorage() && SM.isInSystemHeader(SM.getExpansionLoc(V->getLocation()));
+}
+
 bool isPlainLocal(const VarDecl *V) {
   return V->hasLocalStorage() && !V->getType()->isArrayType() && !V->getType()->isReferenceType();
 }
@@ -137,7 +144,8 @@ void PointsTo::classifyUses(const Stmt *Body) {
     if (const VarDecl *V = varOf(DRE); V && !Plain.count(DRE))
       Escaping.insert(V);
   for (const DeclRefExpr *DRE : All)
-    if (const VarDecl *V = varOf(DRE); V && isPlainLocal(V) && !Escaping.count(V))
+    if (const VarDecl *V = varOf(DRE);
+        V && (isPlainLocal(V) || isSystemGlobal(V)) && !Escaping.count(V))
       PlainOnly.insert(V);
 }
 

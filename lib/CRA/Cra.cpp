@@ -151,10 +151,13 @@ private:
 
   unsigned lineOf(SourceLocation L) const { return SM.getSpellingLineNumber(SM.getFileLoc(L)); }
 
+  /// \p EnqueuedHere: the covered ops enqueued earlier in this pass through
+  /// the block (the rest come from enclosing code or earlier iterations).
   void addWait(InsertionPoint Where, const std::vector<unsigned> &Covers, WaitCause Cause,
-               unsigned Line, Wait W = {}) {
+               unsigned Line, Wait W = {}, std::optional<std::vector<unsigned>> EnqueuedHere = {}) {
     W.Where = Where;
     W.Covers = Covers;
+    W.EnqueuedHere = EnqueuedHere ? *EnqueuedHere : Covers;
     W.Cause = Cause;
     W.Line = Line;
     for (unsigned Op : Covers)
@@ -283,7 +286,8 @@ private:
   }
 
   /// Whether any of \p Ops may use a variable declared in \p Block (an op
-  /// whose effects are Unknown may, if the block declares any).
+  /// whose effects are Unknown may, if the block declares one whose address
+  /// is taken).
   bool usesBlockLocals(const std::vector<unsigned> &Ops, const CompoundStmt *Block,
                        const Stmt *Owner) const {
     llvm::SmallPtrSet<const VarDecl *, 8> Locals;
@@ -310,11 +314,11 @@ private:
       Locals.insert(Switch->getConditionVariable());
     }
     Locals.erase(nullptr);
-    if (Locals.empty())
-      return false;
+    bool AnyReachable = llvm::any_of(Locals, [&](const VarDecl *V) { return FA.isReachable(V); });
     for (unsigned Op : Ops)
       for (auto [Obj, Mode] : FA.ops()[Op].Effects.entries())
-        if (Obj == UnknownObject || Locals.count(FA.objects().get(Obj).Var))
+        if ((Obj == UnknownObject && AnyReachable) ||
+            (Obj != UnknownObject && Locals.count(FA.objects().get(Obj).Var)))
           return true;
     return false;
   }
@@ -364,7 +368,7 @@ private:
     };
     auto WaitBefore = [&](const Stmt *S, WaitCause Cause, Wait W = {}) {
       addWait({InsertionPoint::BeforeStmt, S}, All(), Cause, lineOf(S->getBeginLoc()),
-              std::move(W));
+              std::move(W), Local);
       Local.clear();
       Inherited.clear();
     };

@@ -215,11 +215,12 @@ std::vector<unsigned> FileRewriter::misplacedWaits(const FunctionAccesses &FA,
   // A wait lands at the start of the outermost macro expansion its statement
   // comes from; if the op it covers comes from that same expansion, the wait
   // would run before the op. (A wait textually before an op of the same loop
-  // body is fine: it covers the op of the previous iteration.)
+  // body is fine: it covers the op of the previous iteration; only the ops
+  // enqueued in the same pass through the block are checked.)
   std::vector<unsigned> Misplaced;
   for (const Wait &W : Cra.Waits) {
     std::optional<unsigned> At = P->insertionOffset(W.Where);
-    for (unsigned Op : W.Covers) {
+    for (unsigned Op : W.EnqueuedHere) {
       clang::SourceLocation Begin = FA.ops()[Op].Call->getBeginLoc();
       bool InsideExpansion = false;
       if (At && Begin.isMacroID()) {

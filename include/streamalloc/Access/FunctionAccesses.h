@@ -73,6 +73,10 @@ public:
   StmtAccesses accessesOf(const clang::Stmt *S, bool MayNotRun = false,
                           const clang::Stmt *Skip = nullptr) const;
 
+  /// Whether memory the analysis cannot name may include \p V's storage (its
+  /// address is taken somewhere, or it is an array or a global).
+  bool isReachable(const clang::VarDecl *V) const;
+
   /// Human-readable description of an object, e.g. "h_c" or "a[] (stack)".
   std::string describe(ObjectId Object) const;
 

@@ -48,6 +48,10 @@ enum class WaitCause {
 struct Wait {
   InsertionPoint Where;
   std::vector<unsigned> Covers; ///< ops pending at that point (all are waited for)
+  /// The covered ops enqueued earlier in the same pass through the wait's
+  /// block: the wait must follow them in the text. The others come from
+  /// enclosing code or from earlier iterations of the loop around it.
+  std::vector<unsigned> EnqueuedHere;
   WaitCause Cause;
   unsigned Line; ///< line of the statement (or `}`) that needs it
   // For WaitCause::Conflict:
