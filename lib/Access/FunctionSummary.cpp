@@ -17,11 +17,11 @@
 #include "streamalloc/Model/ApiModel.h"
 
 #include "clang/AST/Attr.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace clang;

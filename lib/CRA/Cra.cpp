@@ -367,8 +367,8 @@ private:
       return V;
     };
     auto WaitBefore = [&](const Stmt *S, WaitCause Cause, Wait W = {}) {
-      addWait({InsertionPoint::BeforeStmt, S}, All(), Cause, lineOf(S->getBeginLoc()),
-              std::move(W), Local);
+      addWait({InsertionPoint::BeforeStmt, S}, All(), Cause, lineOf(S->getBeginLoc()), std::move(W),
+              Local);
       Local.clear();
       Inherited.clear();
     };
