@@ -172,4 +172,56 @@ void run() {
   EXPECT_EQ(A.effects(0), "table:W, h:R");
 }
 
+TEST(FunctionAccesses, ConstObjectsNeverConflict) {
+  Analysed A(std::string(Kernels) + R"cu(
+const int N = 32;
+const float Table[4] = {1, 2, 3, 4};
+void run() {
+  float *d;
+  cudaMalloc(&d, N * 4);
+  fill<<<1, N>>>(d, Table[N % 4]);
+})cu");
+  EXPECT_EQ(A.effects(0), "d:W");
+  EXPECT_EQ(A.host("fill"), "-");
+}
+
+TEST(FunctionAccesses, PointerArrayElementsPointToTheirAllocations) {
+  Analysed A(std::string(Kernels) + R"cu(
+void run() {
+  float *d[2];
+  for (int i = 0; i < 2; ++i)
+    cudaMalloc(&d[i], 64);
+  fill<<<1, 16>>>(d[1], 1.0f);
+})cu");
+  EXPECT_EQ(A.effects(0), "d:W");
+}
+
+TEST(FunctionAccesses, PointerArrayWhoseAddressEscapesIsUnknown) {
+  Analysed A(std::string(Kernels) + R"cu(
+void fill_all(float **p);
+void run() {
+  float *d[2];
+  fill_all(d);
+  fill<<<1, 16>>>(d[1], 1.0f);
+})cu");
+  EXPECT_EQ(A.effects(0), "<unknown>:W");
+}
+
+TEST(FunctionAccesses, SystemHeaderGlobalsAreNotProgramData) {
+  Analysed A(R"cu(
+#include <cstdio>
+void run() { fprintf(stderr, "x\n"); })cu");
+  EXPECT_EQ(A.host("fprintf"), "the program's output:W");
+}
+
+TEST(FunctionAccesses, HelperSummaryStandsForTheCall) {
+  Analysed A(R"cu(
+static void scale(float *p, int n) { for (int i = 0; i < n; ++i) p[i] *= 2; }
+void run() {
+  float *h = (float *)malloc(64), *g = (float *)malloc(64);
+  scale(g, 16);
+})cu");
+  EXPECT_EQ(A.host("scale"), "g:RW");
+}
+
 } // namespace

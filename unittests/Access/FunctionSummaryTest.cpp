@@ -82,4 +82,44 @@ __global__ void k(int *p) { walk(p, 4); })cu");
   EXPECT_EQ(K.UnknownMode, ReadWriteAccess);
 }
 
+TEST(FunctionSummary, TrivialStructAssignmentIsAPlainStore) {
+  auto AST = parseCuda(R"cu(
+__global__ void k(const float4 *in, float4 *out) {
+  float4 v = in[threadIdx.x];
+  v.x += 1.0f;
+  out[threadIdx.x] = v;
+})cu");
+  FunctionSummaries S;
+  const FunctionSummary &K = S.get(findFunction(*AST, "k"));
+  EXPECT_EQ(K.ParamModes[0], ReadAccess);
+  EXPECT_EQ(K.ParamModes[1], WriteAccess);
+  EXPECT_EQ(K.UnknownMode, NoAccess);
+}
+
+TEST(FunctionSummary, HostHelperThroughTheApiModel) {
+  auto AST = parseCuda(R"cu(
+#include <cstring>
+void copy_back(float *dst, const float *dev, float *scratch, int n) {
+  cudaMemcpy(scratch, dev, n * 4, cudaMemcpyDeviceToHost);
+  memcpy(dst, scratch, n * 4);
+})cu");
+  FunctionSummaries S;
+  const FunctionSummary &H = S.get(findFunction(*AST, "copy_back"));
+  EXPECT_EQ(H.ParamModes[0], WriteAccess);
+  EXPECT_EQ(H.ParamModes[1], ReadAccess);
+  EXPECT_EQ(H.ParamModes[2], ReadWriteAccess);
+  EXPECT_TRUE(H.PerformsGpuOps);
+  EXPECT_EQ(H.UnknownMode, NoAccess);
+}
+
+TEST(FunctionSummary, HostHelperCallingUnknownCodeIsUnknown) {
+  auto AST = parseCuda(R"cu(
+void external(float *);
+void helper(float *p) { external(p); })cu");
+  FunctionSummaries S;
+  const FunctionSummary &H = S.get(findFunction(*AST, "helper"));
+  EXPECT_EQ(H.UnknownMode, ReadWriteAccess);
+  EXPECT_NE(H.UnknownWhy.find("external"), std::string::npos);
+}
+
 } // namespace
