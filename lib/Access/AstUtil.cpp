@@ -6,6 +6,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
 
 using namespace clang;
 
@@ -55,6 +56,28 @@ bool isTrivialAssignment(const CallExpr *Call) {
   const auto *M = Op ? dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee()) : nullptr;
   return M && M->isTrivial() && Op->getNumArgs() == 2 &&
          (M->isCopyAssignmentOperator() || M->isMoveAssignmentOperator());
+}
+
+bool mayBeSkipped(const Stmt *Parent, const Stmt *Child) {
+  if (!Child)
+    return false;
+  if (const auto *CO = dyn_cast<ConditionalOperator>(Parent))
+    return Child != CO->getCond();
+  if (const auto *BCO = dyn_cast<BinaryConditionalOperator>(Parent))
+    return Child == BCO->getFalseExpr();
+  if (const auto *BO = dyn_cast<BinaryOperator>(Parent))
+    return BO->isLogicalOp() && Child == BO->getRHS();
+  if (const auto *If = dyn_cast<IfStmt>(Parent))
+    return Child == If->getThen() || Child == If->getElse();
+  if (const auto *For = dyn_cast<ForStmt>(Parent))
+    return Child == For->getBody() || Child == For->getInc();
+  if (const auto *While = dyn_cast<WhileStmt>(Parent))
+    return Child == While->getBody();
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Parent))
+    return Child == Range->getBody();
+  if (const auto *Switch = dyn_cast<SwitchStmt>(Parent))
+    return Child == Switch->getBody();
+  return isa<StmtExpr>(Parent);
 }
 
 bool isNullConstant(const Expr *E, ASTContext &Ctx) {

@@ -26,6 +26,11 @@ bool isNullConstant(const clang::Expr *E, clang::ASTContext &Ctx);
 /// b's bytes into a, not a call anyone needs to look into.
 bool isTrivialAssignment(const clang::CallExpr *Call);
 
+/// Whether \p Child, a direct child of \p Parent, may not run when Parent
+/// does: branches and loop bodies, the second operand of `&&`/`||`, the arms
+/// of `?:`, and anything in a statement expression (it may jump).
+bool mayBeSkipped(const clang::Stmt *Parent, const clang::Stmt *Child);
+
 /// True for a `cudaStream_t` typed expression.
 bool isStreamTyped(const clang::Expr *E);
 

@@ -80,27 +80,6 @@ private:
   void applySummary(const CallExpr *Call, const FunctionDecl &Callee);
 };
 
-/// The part of a control-flow statement that may not run (a do-while body
-/// always runs once, so it is not listed).
-const Stmt *bodyOf(const Stmt *S) {
-  if (const auto *If = dyn_cast<IfStmt>(S))
-    return If->getThen();
-  if (const auto *For = dyn_cast<ForStmt>(S))
-    return For->getBody();
-  if (const auto *While = dyn_cast<WhileStmt>(S))
-    return While->getBody();
-  if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
-    return Range->getBody();
-  if (const auto *Switch = dyn_cast<SwitchStmt>(S))
-    return Switch->getBody();
-  return nullptr;
-}
-
-bool isElseOf(const Stmt *S, const Stmt *Child) {
-  const auto *If = dyn_cast<IfStmt>(S);
-  return If && If->getElse() == Child;
-}
-
 bool isLValueAccess(const Expr *E) {
   if (!E->isGLValue())
     return false;
@@ -130,18 +109,6 @@ void HostAccessVisitor::visit(const Stmt *S, uint8_t Mode) {
       return visitAddress(UO->getSubExpr());
     if (UO->isIncrementDecrementOp())
       return visit(UO->getSubExpr(), ReadWriteAccess);
-  }
-  if (isa<AbstractConditionalOperator, StmtExpr>(S) ||
-      (isa<BinaryOperator>(S) && cast<BinaryOperator>(S)->isLogicalOp())) {
-    // Everything but the first operand may be skipped.
-    bool First = !isa<StmtExpr>(S);
-    for (const Stmt *Child : S->children()) {
-      Conditional += !First;
-      visit(Child, ReadAccess);
-      Conditional -= !First;
-      First = false;
-    }
-    return;
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {
     visit(BO->getRHS(), ReadAccess);
@@ -184,16 +151,6 @@ void HostAccessVisitor::visit(const Stmt *S, uint8_t Mode) {
     return unknown("inline assembly");
   if (isa<CXXThrowExpr>(S))
     return unknown("a throw expression");
-  if (isa<IfStmt, ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S)) {
-    // Bodies may not run; conditions (and init statements) always do.
-    for (const Stmt *Child : S->children()) {
-      bool Body = Child && (Child == bodyOf(S) || isElseOf(S, Child));
-      Conditional += Body;
-      visit(Child, ReadAccess);
-      Conditional -= Body;
-    }
-    return;
-  }
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
     const ApiFunction *Api = Construct->getType()->getAsCXXRecordDecl() &&
                                      Construct->getType()->getAsCXXRecordDecl()->getIdentifier()
@@ -237,8 +194,12 @@ void HostAccessVisitor::visit(const Stmt *S, uint8_t Mode) {
     return visit(DefaultInit->getExpr(), Mode);
   if (const auto *OVE = dyn_cast<OpaqueValueExpr>(S))
     return visit(OVE->getSourceExpr(), Mode);
-  for (const Stmt *Child : S->children())
+  for (const Stmt *Child : S->children()) {
+    bool Skippable = mayBeSkipped(S, Child);
+    Conditional += Skippable;
     visit(Child, ReadAccess);
+    Conditional -= Skippable;
+  }
 }
 
 void HostAccessVisitor::visitAddress(const Expr *E) {

@@ -214,20 +214,6 @@ private:
     return Roots::unknown("an lvalue the analysis cannot follow");
   }
 
-  static bool isBodyOf(const Stmt *S, const Stmt *Child) {
-    if (const auto *If = dyn_cast<IfStmt>(S))
-      return Child == If->getThen() || Child == If->getElse();
-    if (const auto *For = dyn_cast<ForStmt>(S))
-      return Child == For->getBody() || Child == For->getInc();
-    if (const auto *While = dyn_cast<WhileStmt>(S))
-      return Child == While->getBody();
-    if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
-      return Child == Range->getBody();
-    if (const auto *Switch = dyn_cast<SwitchStmt>(S))
-      return Child == Switch->getBody();
-    return false;
-  }
-
   void record(const Roots &R, uint8_t Mode) {
     for (unsigned P : R.Params)
       Out.ParamModes[P] |= Mode;
@@ -281,28 +267,6 @@ private:
       visitCall(Call);
       return;
     }
-    if (isa<AbstractConditionalOperator>(S) ||
-        (isa<BinaryOperator>(S) && cast<BinaryOperator>(S)->isLogicalOp())) {
-      // Only the first operand always runs.
-      bool First = true;
-      for (const Stmt *Child : S->children()) {
-        Conditional += !First;
-        visit(Child, ReadAccess);
-        Conditional -= !First;
-        First = false;
-      }
-      return;
-    }
-    if (isa<IfStmt, ForStmt, WhileStmt, CXXForRangeStmt, SwitchStmt>(S)) {
-      // Bodies may not run; conditions and init statements always do.
-      for (const Stmt *Child : S->children()) {
-        bool Body = Child && isBodyOf(S, Child);
-        Conditional += Body;
-        visit(Child, ReadAccess);
-        Conditional -= Body;
-      }
-      return;
-    }
     if (isa<UnaryExprOrTypeTraitExpr>(S))
       return; // sizeof/alignof: unevaluated
     if (isa<LambdaExpr>(S))
@@ -329,8 +293,12 @@ private:
       record(Roots::unknown("inline assembly"), ReadWriteAccess);
       return;
     }
-    for (const Stmt *Child : S->children())
+    for (const Stmt *Child : S->children()) {
+      bool Skippable = mayBeSkipped(S, Child);
+      Conditional += Skippable;
       visit(Child, ReadAccess);
+      Conditional -= Skippable;
+    }
   }
 
   /// An lvalue whose address is taken: only subexpressions are evaluated.
