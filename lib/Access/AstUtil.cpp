@@ -28,29 +28,6 @@ std::string calleeName(const CallExpr *Call) {
   return "a function pointer";
 }
 
-const VarDecl *rootVariable(const Expr *LValue) {
-  const Expr *E = LValue->IgnoreParens();
-  while (true) {
-    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      if (ME->isArrow())
-        return nullptr;
-      E = ME->getBase()->IgnoreParens();
-      continue;
-    }
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-      const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
-      if (!Base->getType()->isArrayType())
-        return nullptr;
-      E = Base;
-      continue;
-    }
-    break;
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return dyn_cast<VarDecl>(DRE->getDecl());
-  return nullptr;
-}
-
 bool isTrivialAssignment(const CallExpr *Call) {
   const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
   const auto *M = Op ? dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee()) : nullptr;
@@ -82,16 +59,6 @@ bool mayBeSkipped(const Stmt *Parent, const Stmt *Child) {
 
 bool isNullConstant(const Expr *E, ASTContext &Ctx) {
   return E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
-}
-
-bool isStreamTyped(const Expr *E) {
-  QualType T = E->getType();
-  while (const auto *TT = T->getAs<TypedefType>()) {
-    if (TT->getDecl()->getName() == "cudaStream_t")
-      return true;
-    T = TT->desugar();
-  }
-  return false;
 }
 
 } // namespace streamalloc

@@ -16,9 +16,6 @@ const ApiFunction *modelledCallee(const clang::CallExpr *Call);
 /// Name of the called function, or "a function pointer".
 std::string calleeName(const clang::CallExpr *Call);
 
-/// The variable an lvalue such as `v`, `v.f`, `v.a[2].g` is rooted at.
-const clang::VarDecl *rootVariable(const clang::Expr *LValue);
-
 /// True for `0`, `NULL`, `nullptr`, `cudaStreamLegacy`-free null constants.
 bool isNullConstant(const clang::Expr *E, clang::ASTContext &Ctx);
 
@@ -30,9 +27,6 @@ bool isTrivialAssignment(const clang::CallExpr *Call);
 /// does: branches and loop bodies, the second operand of `&&`/`||`, the arms
 /// of `?:`, and anything in a statement expression (it may jump).
 bool mayBeSkipped(const clang::Stmt *Parent, const clang::Stmt *Child);
-
-/// True for a `cudaStream_t` typed expression.
-bool isStreamTyped(const clang::Expr *E);
 
 } // namespace streamalloc
 

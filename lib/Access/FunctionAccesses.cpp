@@ -477,11 +477,6 @@ std::string FunctionAccesses::name() const { return P->F.getQualifiedNameAsStrin
 const ObjectTable &FunctionAccesses::objects() const { return P->Objects; }
 const std::vector<GpuOp> &FunctionAccesses::ops() const { return P->Ops; }
 
-const GpuOp *FunctionAccesses::opFor(const Expr *Call) const {
-  auto It = P->OpIndex.find(Call);
-  return It == P->OpIndex.end() ? nullptr : &P->Ops[It->second];
-}
-
 StmtAccesses FunctionAccesses::accessesOf(const Stmt *S, bool MayNotRun, const Stmt *Skip) const {
   StmtAccesses Out;
   HostAccessVisitor(*P, Out, MayNotRun, Skip).visit(S);

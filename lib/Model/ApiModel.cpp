@@ -39,39 +39,7 @@ const ApiFunction *lookupApi(llvm::StringRef Name) {
   return It == index().end() ? nullptr : It->second;
 }
 
-llvm::StringRef kernelLaunchName() { return "<<<kernel launch>>>"; }
-
 unsigned apiModelSize() { return sizeof(Rows) / sizeof(Rows[0]); }
 const ApiFunction &apiModelRow(unsigned Index) { return Rows[Index]; }
-
-llvm::StringRef apiKindName(ApiKind Kind) {
-  switch (Kind) {
-  case ApiKind::GpuCopy:
-    return "gpu-copy";
-  case ApiKind::GpuSet:
-    return "gpu-set";
-  case ApiKind::DeviceSync:
-    return "device-sync";
-  case ApiKind::OtherSync:
-    return "other-sync";
-  case ApiKind::Allocate:
-    return "allocate";
-  case ApiKind::Release:
-    return "release";
-  case ApiKind::Host:
-    return "host";
-  case ApiKind::Pure:
-    return "pure";
-  case ApiKind::ProgramExit:
-    return "program-exit";
-  case ApiKind::DeviceReset:
-    return "device-reset";
-  case ApiKind::DeviceSelect:
-    return "device-select";
-  case ApiKind::UserStreams:
-    return "user-streams";
-  }
-  return "?";
-}
 
 } // namespace streamalloc

@@ -295,6 +295,5 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
 
 const EditList &FileRewriter::edits() const { return P->Edits; }
 unsigned FileRewriter::streamsUsed() const { return P->LastStream ? *P->LastStream + 1 : 0; }
-llvm::StringRef FileRewriter::streamAccessor() { return Accessor; }
 
 } // namespace streamalloc

@@ -62,7 +62,6 @@ public:
   std::string name() const;
   const ObjectTable &objects() const;
   const std::vector<GpuOp> &ops() const;
-  const GpuOp *opFor(const clang::Expr *Call) const;
 
   /// Host accesses of \p S. GPU ops inside it contribute the reads that
   /// evaluating their arguments performs, not their device effects.

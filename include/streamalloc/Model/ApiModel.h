@@ -73,14 +73,9 @@ struct ApiFunction {
 /// The row for \p Name, or null when the function is not modelled.
 const ApiFunction *lookupApi(llvm::StringRef Name);
 
-/// The kernel-launch pseudo-row (`k<<<g, b>>>(...)`), used for reporting.
-llvm::StringRef kernelLaunchName();
-
-/// Number of rows, for tests and --help output.
+/// Number of rows and each row, for tests that check the whole table.
 unsigned apiModelSize();
 const ApiFunction &apiModelRow(unsigned Index);
-
-llvm::StringRef apiKindName(ApiKind Kind);
 
 } // namespace streamalloc
 

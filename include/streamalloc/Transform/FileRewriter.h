@@ -52,9 +52,6 @@ public:
   const EditList &edits() const;
   unsigned streamsUsed() const;
 
-  /// Name of the pool accessor the output uses, e.g. "sa_stream".
-  static llvm::StringRef streamAccessor();
-
 private:
   struct Impl;
   std::unique_ptr<Impl> P;
