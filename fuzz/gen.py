@@ -29,10 +29,11 @@ import itertools
 import random
 import sys
 
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"
 
 SYM_N = 1024
 GHOST_N = 1024
+CONST_N = 256
 
 SIZES = {
     "small": dict(main_stmts=(12, 20), helpers=(1, 3), helper_stmts=(3, 6),
@@ -64,6 +65,7 @@ PRELUDE = r"""#include <cstdio>
 
 #define SYM_N 1024
 #define GHOST_N 1024
+#define CONST_N 256
 
 struct Buf {
   unsigned int *host;
@@ -77,6 +79,7 @@ struct DevView {
 };
 
 __device__ unsigned int g_sym[SYM_N];
+__constant__ unsigned int c_tab[CONST_N];
 static unsigned int g_host[GHOST_N];
 
 // Busy-wait for roughly `us` microseconds before touching memory, so that a
@@ -155,6 +158,11 @@ __global__ void k_shift(unsigned int *dst, const unsigned int *src, int n, int s
   SA_FOR(i, n) dst[i] = src[(i + 1) % n] + 1u;
 }
 
+__global__ void k_from_const(unsigned int *dst, int off, int n, int spin_us) {
+  sa_spin(spin_us);
+  SA_FOR(i, n) dst[i] = dst[i] * 5u + c_tab[(off + i) % CONST_N];
+}
+
 static unsigned int checksum(const unsigned int *p, int n) {
   unsigned int h = 2166136261u;
   for (int i = 0; i < n; ++i) h = (h ^ p[i]) * 16777619u;
@@ -170,6 +178,10 @@ static unsigned int checksum(const unsigned int *p, int n) {
 }
 
 [[maybe_unused]] static void release_dev(unsigned int *p) { CHECK(cudaFree(p)); }
+
+// Host buffers released by a callee.
+[[maybe_unused]] static void release_host(unsigned int *p) { free(p); }
+[[maybe_unused]] static void release_host_arr(unsigned int *p) { delete[] p; }
 """
 
 
@@ -298,11 +310,14 @@ class Ctx:
         self.loop_kind = loop_kind   # innermost loop: None, 'for' or 'while'
         self.mult = mult             # upper bound of executions per function call
         self.top = top               # top level of main: allocation changes allowed
+        self.labels = []             # [[label, used]] right after enclosing for loops
 
     def child(self, loop=None, loop_kind=None, factor=1):
         loops = self.loops + ([loop] if loop else [])
-        return Ctx(self.func, self.indent + 1, self.depth + 1, loops,
-                   loop_kind or self.loop_kind, self.mult * factor, False)
+        c = Ctx(self.func, self.indent + 1, self.depth + 1, loops,
+                loop_kind or self.loop_kind, self.mult * factor, False)
+        c.labels = self.labels
+        return c
 
 
 # ---------------------------------------------------------------------------
@@ -522,15 +537,20 @@ class Gen:
                     self.nbytes(self.host_count(ctx, [d], d.len))))
         return True
 
+    def symbol(self):
+        """The symbol a copy goes to or comes from, and its length."""
+        return ("c_tab", CONST_N) if self.chance(0.35) else ("g_sym", SYM_N)
+
     def op_to_symbol(self, ctx):
         space = "dev" if self.chance(0.2) else "host"
         v = self.pick_view(ctx, space)
         if not v:
             return False
-        n = self.pick_len(min(v.len, SYM_N))
+        sym, symn = self.symbol()
+        n = self.pick_len(min(v.len, symn))
         s = self.place(ctx, v, n)
-        symoff = self.r.randint(0, SYM_N - n) if self.chance(0.5) else 0
-        args = ["g_sym", self.ptr(s), self.nbytes(self.count([s], n, group_ok=False))]
+        symoff = self.r.randint(0, symn - n) if self.chance(0.5) else 0
+        args = [sym, self.ptr(s), self.nbytes(self.count([s], n, group_ok=False))]
         explicit_kind = space == "dev" or self.chance(0.3)
         if symoff or explicit_kind or self.chance(0.3):
             args.append("%d * sizeof(unsigned int)" % symoff)
@@ -545,10 +565,11 @@ class Gen:
         v = self.pick_view(ctx, space)
         if not v:
             return False
-        n = self.pick_len(min(v.len, SYM_N))
+        sym, symn = self.symbol()
+        n = self.pick_len(min(v.len, symn))
         d = self.place(ctx, v, n)
-        symoff = self.r.randint(0, SYM_N - n) if self.chance(0.5) else 0
-        args = [self.ptr(d), "g_sym", self.nbytes(self.count([d], n, group_ok=False))]
+        symoff = self.r.randint(0, symn - n) if self.chance(0.5) else 0
+        args = [self.ptr(d), sym, self.nbytes(self.count([d], n, group_ok=False))]
         explicit_kind = space == "dev" or self.chance(0.3)
         if symoff or explicit_kind or self.chance(0.3):
             args.append("%d * sizeof(unsigned int)" % symoff)
@@ -594,7 +615,7 @@ class Gen:
     def op_kernel(self, ctx):
         name = self.weighted([(3, "k_add"), (3, "k_scale"), (3, "k_mix"), (2, "k_fill"),
                               (1, "k_from_sym"), (1, "k_to_sym"), (1, "k_sum"), (2, "k_xor"),
-                              (1, "k_view"), (1, "k_shift")])
+                              (1, "k_view"), (1, "k_shift"), (1, "k_from_const")])
         if not self.live_views(ctx, "dev"):
             return False
         ok_elem = ("disjoint", "equal", "mixed")
@@ -631,7 +652,7 @@ class Gen:
             call = "k_mix%s(%s, %s, %s, %s, %d)" % (self.launch(n), self.ptr(d), self.ptr(a),
                                                     self.ptr(b), n, spin)
             self.written(d)
-        elif name in ("k_scale", "k_fill", "k_from_sym"):
+        elif name in ("k_scale", "k_fill", "k_from_sym", "k_from_const"):
             v = self.pick_view(ctx, "dev")
             d = self.place(ctx, v, self.pick_len(v.len))
             n = self.count([d], d.len)
@@ -643,9 +664,12 @@ class Gen:
             elif name == "k_fill":
                 call = "k_fill%s(%s, %s, %s, %d)" % (cfg, self.ptr(d), self.host_scalar(ctx),
                                                      n, spin)
-            else:
+            elif name == "k_from_sym":
                 call = "k_from_sym%s(%s, %d, %s, %d)" % (cfg, self.ptr(d),
                                                          self.r.randrange(SYM_N), n, spin)
+            else:
+                call = "k_from_const%s(%s, %d, %s, %d)" % (cfg, self.ptr(d),
+                                                           self.r.randrange(CONST_N), n, spin)
             self.written(d)
         elif name == "k_to_sym":
             v = self.pick_view(ctx, "dev")
@@ -692,6 +716,291 @@ class Gen:
             self.api(ctx, "cudaDeviceSynchronize()")
         else:
             self.api(ctx, "cudaStreamSynchronize(0)")
+        return True
+
+    # -- 2D copies -------------------------------------------------------------
+    def op_copy2d(self, ctx, direction):
+        """cudaMemcpy2D between host and device: h rows of w elements, each side with its
+        own pitch (equal to w or larger); the model region is the whole span."""
+        dspace, sspace = ("dev", "host") if direction == "H2D" else ("host", "dev")
+        w = self.choice([1, 3, 8, 16, 32, 64, 100])
+        h = self.r.randint(1, 8)
+        dp = w + self.choice([0, 0, 1, 7, 16, 64])
+        sp = w + self.choice([0, 0, 2, 5, 32])
+        dv = self.pick_view(ctx, dspace, (h - 1) * dp + w)
+        sv = self.pick_view(ctx, sspace, (h - 1) * sp + w)
+        if not dv or not sv:
+            return False
+        d = self.place(ctx, dv, (h - 1) * dp + w)
+        s = self.place(ctx, sv, (h - 1) * sp + w)
+        self.copy2d(ctx, d, dp, s, sp, w, h, direction)
+        return True
+
+    def copy2d(self, ctx, d, dp, s, sp, w, h, direction, mark=True):
+        kind = {"H2D": "cudaMemcpyHostToDevice", "D2H": "cudaMemcpyDeviceToHost"}[direction]
+        if self.chance(0.05):
+            kind = "cudaMemcpyDefault"
+
+        def pitch(p):
+            return "%d * sizeof(unsigned int)" % p if self.chance(0.7) else str(p * 4)
+        self.written(d)
+        self.charge(ctx, 10)
+        self.api(ctx, "cudaMemcpy2D(%s, %s, %s, %s, %s, %d, %s)"
+                 % (self.ptr(d), pitch(dp), self.ptr(s), pitch(sp), pitch(w), h, kind), mark)
+
+    # -- patterns for multi-stream scheduling ------------------------------------
+    def regions_apart(self, ctx, wants, taken=(), tries=10):
+        """Regions for wants = [(space, length)], disjoint from each other and from
+        `taken`; None when none are found."""
+        for _ in range(tries):
+            got = []
+            for space, n in wants:
+                v = self.pick_view(ctx, space, n)
+                if not v:
+                    return None
+                rg = self.place(ctx, v, n)
+                if any(relation(rg, o) != "disjoint" for o in list(taken) + got):
+                    break
+                got.append(rg)
+            else:
+                return got
+        return None
+
+    def kernel_on(self, ctx, d, src=None, src2=None):
+        """Emit a kernel that writes region d (reading src / src2, each of d's length and
+        equal to or disjoint from d)."""
+        regs = [d] + [r for r in (src, src2) if r is not None]
+        n = self.count(regs, d.len)
+        spin = self.spin(ctx)
+        cfg = self.launch(n)
+        self.written(d)
+        if src2 is not None:
+            name = "k_mix"
+            call = "k_mix%s(%s, %s, %s, %s, %d)" % (cfg, self.ptr(d), self.ptr(src),
+                                                    self.ptr(src2), n, spin)
+        elif src is not None:
+            name = self.choice(["k_add", "k_xor"])
+            if name == "k_xor":
+                call = "k_xor<unsigned int>%s(%s, %s, %s, %s, %d)" % (
+                    cfg, self.ptr(d), self.ptr(src), self.host_scalar(ctx), n, spin)
+            else:
+                call = "k_add%s(%s, %s, %s, %d)" % (cfg, self.ptr(d), self.ptr(src), n, spin)
+        else:
+            name = self.weighted([(3, "k_scale"), (1, "k_from_const"), (1, "k_from_sym")])
+            if name == "k_scale":
+                call = "k_scale%s(%s, %s, %s, %d)" % (cfg, self.ptr(d),
+                                                      self.host_scalar(ctx, True), n, spin)
+            elif name == "k_from_const":
+                call = "k_from_const%s(%s, %d, %s, %d)" % (cfg, self.ptr(d),
+                                                           self.r.randrange(CONST_N), n, spin)
+            else:
+                call = "k_from_sym%s(%s, %d, %s, %d)" % (cfg, self.ptr(d),
+                                                         self.r.randrange(SYM_N), n, spin)
+        self.kernels_used.add(name)
+        self.emit(ctx, call + ";")
+
+    def move(self, ctx, d, s, direction, allow_2d=True):
+        """Copy region s to region d (same length) with cudaMemcpy, or sometimes with a
+        cudaMemcpy2D whose pitch equals its width (the same elements)."""
+        n = d.len
+        rows = [r for r in (2, 4, 8) if n % r == 0]
+        if allow_2d and rows and self.chance(0.2):
+            h = self.choice(rows)
+            self.copy2d(ctx, d, n // h, s, n // h, n // h, h, direction)
+            return
+        kind = {"H2D": "cudaMemcpyHostToDevice", "D2H": "cudaMemcpyDeviceToHost"}[direction]
+        self.written(d)
+        self.charge(ctx, 10)
+        self.api(ctx, "cudaMemcpy(%s, %s, %s, %s)" % (self.ptr(d), self.ptr(s),
+                                                      self.nbytes(self.count([d, s], n)), kind))
+
+    def interleave(self, chains):
+        """Run the step lists of several chains, merged in a random order that keeps
+        each chain's own order."""
+        chains = [list(c) for c in chains if c]
+        while chains:
+            c = self.choice(chains)
+            c.pop(0)()
+            if not c:
+                chains.remove(c)
+
+    def pat_chains(self, ctx):
+        """Independent chains upload -> kernel(s) -> download on disjoint buffers,
+        interleaved: a scheduler may run them on different streams."""
+        taken, chains = [], []
+        for _ in range(self.r.randint(2, 3)):
+            n = self.choice([16, 32, 64, 100, 128, 256, 512, 1000])
+            wants = [("host", n), ("dev", n)] + ([("host", n)] if self.chance(0.4) else [])
+            regs = self.regions_apart(ctx, wants, taken)
+            if not regs:
+                continue
+            taken += regs
+            hin, d = regs[0], regs[1]
+            hout = regs[2] if len(regs) > 2 else hin
+            steps = [lambda hin=hin, d=d: self.move(ctx, d, hin, "H2D")]
+            for _ in range(self.r.randint(1, 2)):
+                steps.append(lambda d=d: self.kernel_on(ctx, d, d if self.chance(0.2) else None))
+            steps.append(lambda hout=hout, d=d: self.move(ctx, hout, d, "D2H"))
+            if self.chance(0.3):
+                pid = self.nid()
+                steps.append(lambda hout=hout, pid=pid: self.emit(
+                    ctx, 'printf("ch%d %%08x\\n", checksum(%s, %s));'
+                    % (pid, self.ptr(hout), self.count([hout], hout.len))))
+            chains.append(steps)
+        if len(chains) < 2:
+            return False
+        self.interleave(chains)
+        return True
+
+    def pat_join(self, ctx):
+        """Two buffers uploaded separately, one kernel reading both, one download."""
+        n = self.choice([16, 64, 128, 256, 512, 1000])
+        regs = self.regions_apart(ctx, [("host", n), ("host", n), ("dev", n), ("dev", n)])
+        if not regs:
+            return False
+        ha, hb, da, db = regs
+        ups = [[lambda: self.move(ctx, da, ha, "H2D")], [lambda: self.move(ctx, db, hb, "H2D")]]
+        if self.chance(0.5):
+            ups[0].append(lambda: self.kernel_on(ctx, da))
+        self.interleave(ups)
+        dc = da
+        if self.chance(0.5):
+            more = self.regions_apart(ctx, [("dev", n)], regs)
+            if more:
+                dc = more[0]
+        if dc is da and self.chance(0.5):
+            self.kernel_on(ctx, da, db)
+        else:
+            self.kernel_on(ctx, dc, da, db)
+        self.move(ctx, hb if self.chance(0.5) else ha, dc, "D2H")
+        return True
+
+    def pat_diamond(self, ctx):
+        """a uploaded; b and c each computed from a (independent); a from b and c."""
+        n = self.choice([16, 64, 128, 256, 512])
+        regs = self.regions_apart(ctx, [("host", n), ("dev", n), ("dev", n), ("dev", n)])
+        if not regs:
+            return False
+        h, a, b, c = regs
+        self.move(ctx, a, h, "H2D")
+        mids = [(b, a), (c, a)]
+        self.r.shuffle(mids)
+        for d, s in mids:
+            self.kernel_on(ctx, d, s)
+        self.kernel_on(ctx, a, b, c)
+        self.move(ctx, h, a, "D2H")
+        return True
+
+    def pat_slices(self, ctx):
+        """A loop whose iterations work on disjoint slices: upload, kernel, download."""
+        if ctx.depth >= self.cfg["max_depth"]:
+            return False
+        k = self.r.randint(2, 4)
+        while k > 1 and ctx.mult * k > self.cfg["max_mult"]:
+            k -= 1
+        if k < 2:
+            return False
+        s = self.choice([16, 32, 64, 128, 256])
+        dv = self.pick_view(ctx, "dev", k * s)
+        hv = self.pick_view(ctx, "host", k * s)
+        ov = self.pick_view(ctx, "host", k * s) if self.chance(0.4) else hv
+        if not dv or not hv or not ov:
+            return False
+        var = "it%d" % self.nid()
+
+        def slice_of(v):
+            off = self.r.randint(0, v.len - k * s) if self.chance(0.5) else 0
+            return Region(v, off, s, var, s, k)
+
+        d, hin, hout = slice_of(dv), slice_of(hv), slice_of(ov)
+        bid = self.emit_open(ctx, "for (int %s = 0; %s < %d; ++%s) {" % (var, var, k, var))
+        body = ctx.child((var, k), "for", k)
+        self.move(body, d, hin, "H2D")
+        for _ in range(self.r.randint(1, 2)):
+            self.kernel_on(body, d)
+        if relation(hout, hin) in ("disjoint", "equal"):
+            self.move(body, hout, d, "D2H")
+        else:
+            self.move(body, hin, d, "D2H")
+        self.emit_close(ctx, bid)
+        return True
+
+    def pat_temp(self, ctx):
+        """A host buffer (malloc, new[] or pinned) that lives only for a few copies, freed
+        directly or by a helper, sometimes allocated again with another size; sometimes
+        a temporary device buffer too."""
+        dv = self.pick_view(ctx, "dev")
+        if not dv:
+            return False
+        tid = self.nid()
+        name = "t%d" % tid
+        kind = self.weighted([(3, "malloc"), (2, "new"), (1, "pinned")])
+        bid = self.emit_open(ctx, "{")
+        inner = ctx.child()
+
+        def alloc(n, declare):
+            decl = "unsigned int *" if declare else ""
+            if kind == "malloc":
+                self.emit(inner, "%s%s = (unsigned int *)malloc(%d * sizeof(unsigned int));"
+                          % (decl, name, n), mark=False)
+            elif kind == "new":
+                self.emit(inner, "%s%s = new unsigned int[%d];" % (decl, name, n), mark=False)
+            else:
+                if declare:
+                    self.emit(inner, "unsigned int *%s = nullptr;" % name, mark=False)
+                self.api(inner, "cudaMallocHost(&%s, %d * sizeof(unsigned int))" % (name, n),
+                         mark=False)
+            self.host_init(inner, name, n)
+            a = self.new_alloc(name, "host", "temphost", n)
+            return View(a, name, name, 0, n)
+
+        def release():
+            if kind == "malloc":
+                self.emit(inner, "%s(%s);" % (self.choice(["free", "release_host"]), name),
+                          mark=False)
+            elif kind == "new":
+                self.emit(inner, ("delete[] %s;" if self.chance(0.6) else "release_host_arr(%s);")
+                          % name, mark=False)
+            else:
+                self.api(inner, "cudaFreeHost(%s)" % name, mark=False)
+
+        dtv = None
+        if self.chance(0.35):
+            m = self.choice([64, 256, 1024])
+            dname = "dt%d" % tid
+            self.emit(inner, "unsigned int *%s = nullptr;" % dname, mark=False)
+            self.api(inner, "cudaMalloc(&%s, %d * sizeof(unsigned int))" % (dname, m), mark=False)
+            self.api(inner, "cudaMemset(%s, %d, %d * sizeof(unsigned int))"
+                     % (dname, self.r.randrange(256), m), mark=False)
+            dtv = View(self.new_alloc(dname, "dev", "tempdev", m), dname, dname, 0, m)
+        for round_ in range(2 if self.chance(0.3) else 1):
+            n = self.choice([16, 64, 100, 256, 512, 1000])
+            tv = alloc(n, round_ == 0)
+            devs = [v for v in self.live_views(ctx, "dev", 1)] + ([dtv] if dtv else [])
+            for _ in range(self.r.randint(1, 3)):
+                v = self.choice(devs)
+                ln = min(v.len, n)
+                d = self.place(ctx, v, self.pick_len(ln))
+                t = self.place(ctx, tv, d.len, allow_var=False)
+                x = self.r.random()
+                if x < 0.45:
+                    self.move(inner, d, t, "H2D")
+                    if self.chance(0.5):
+                        self.kernel_on(inner, d)
+                elif x < 0.9:
+                    self.move(inner, t, d, "D2H")
+                else:
+                    self.kernel_on(inner, d)
+            if self.chance(0.6):
+                pid = self.nid()
+                self.emit(inner, 'printf("t%d %%08x\\n", checksum(%s, %d));' % (pid, name, n))
+            release()
+        if dtv:
+            if self.chance(0.5):
+                self.emit(inner, "release_dev(%s);" % dtv.ptr, mark=False)
+            else:
+                self.api(inner, "cudaFree(%s)" % dtv.ptr, mark=False)
+        self.emit_close(ctx, bid)
         return True
 
     # -- host operations -----------------------------------------------------
@@ -888,8 +1197,21 @@ class Gen:
             e = self.at(self.place(ctx, self.choice(hv), 1), "0")
             bound = "%d + (int)(%s %% %du)" % (lo, e, iters - lo + 1)
         bid = self.emit_open(ctx, "for (int %s = 0; %s < %s; ++%s) {" % (var, var, bound, var))
-        self.stmts(ctx.child((var, iters), "for", iters), self.block_len())
+        body = ctx.child((var, iters), "for", iters)
+        label = None
+        if self.chance(0.2):
+            # a goto from anywhere in the body (also from nested loops) to just after it
+            label = ["out%d" % self.nid(), False]
+            body.labels = ctx.labels + [label]
+        self.stmts(body, self.block_len())
+        if label and not label[1]:
+            c = self.simple_cond(body)
+            if c is not None:
+                label[1] = True
+                self.emit(body, "if (%s) goto %s;" % (c, label[0]))
         self.emit_close(ctx, bid)
+        if label and label[1]:
+            self.emit(ctx, "%s:;" % label[0], mark=False)
         return True
 
     def ctrl_while(self, ctx):
@@ -979,6 +1301,11 @@ class Gen:
         c = self.simple_cond(ctx)
         if c is None:
             return False
+        if ctx.labels and self.chance(0.4):
+            lab = self.choice(ctx.labels)
+            lab[1] = True
+            self.emit(ctx, "if (%s) goto %s;" % (c, lab[0]))
+            return True
         word = "continue" if ctx.loop_kind == "for" and self.chance(0.5) else "break"
         self.emit(ctx, "if (%s) %s;" % (c, word))
         return True
@@ -1180,7 +1507,11 @@ class Gen:
             opts += [(4, lambda c: self.op_copy(c, "H2D")), (4, lambda c: self.op_copy(c, "D2H")),
                      (2, lambda c: self.op_copy(c, "D2D")), (0.3, lambda c: self.op_copy(c, "H2H")),
                      (2, self.op_memset), (1, self.op_to_symbol), (1, self.op_from_symbol),
-                     (9, self.op_kernel), (1, self.op_sync)]
+                     (9, self.op_kernel), (1, self.op_sync),
+                     (0.6, lambda c: self.op_copy2d(c, "H2D")),
+                     (0.6, lambda c: self.op_copy2d(c, "D2H")),
+                     (1.5, self.pat_chains), (0.7, self.pat_join), (0.5, self.pat_diamond),
+                     (1, self.pat_slices), (1.2, self.pat_temp)]
         if ctx.loop_kind:
             opts.append((1, self.ctrl_jump))
         if not f.is_main:
@@ -1280,9 +1611,11 @@ class Gen:
 
     def free_stmt(self, ctx, a, mark):
         if a.kind == "malloc":
-            self.emit(ctx, "free(%s);" % a.name, mark)
+            self.emit(ctx, "%s(%s);" % ("release_host" if self.chance(0.25) else "free", a.name),
+                      mark)
         elif a.kind == "new":
-            self.emit(ctx, "delete[] %s;" % a.name, mark)
+            self.emit(ctx, ("release_host_arr(%s);" if self.chance(0.25) else "delete[] %s;")
+                      % a.name, mark)
         elif a.kind == "pinned":
             self.api(ctx, "cudaFreeHost(%s)" % a.name, mark)
         elif a.kind == "cuda" and self.chance(0.3):
@@ -1341,6 +1674,8 @@ class Gen:
         self.main_allocs.append(ga)
         self.api(ctx, "cudaMemcpyToSymbol(g_sym, g_host, SYM_N * sizeof(unsigned int))",
                  mark=False)
+        self.api(ctx, "cudaMemcpyToSymbol(c_tab, g_host + %d, CONST_N * sizeof(unsigned int))"
+                 % self.r.randrange(GHOST_N - CONST_N), mark=False)
         # host buffers
         lo, hi = self.cfg["n_host"]
         sizes = [256, 512, 1000, 1024, 2048, 4096]
@@ -1461,6 +1796,12 @@ class Gen:
         self.api(ctx, "cudaMemcpyFromSymbol(chk%d.data(), g_sym, SYM_N * sizeof(unsigned int))"
                  % cid, mark=False)
         self.emit(ctx, 'printf("g_sym %%08x\\n", checksum(chk%d.data(), SYM_N));' % cid,
+                  mark=False)
+        cid = self.nid()
+        self.emit(ctx, "unsigned int chk%d[CONST_N];" % cid, mark=False)
+        self.api(ctx, "cudaMemcpyFromSymbol(chk%d, c_tab, sizeof(chk%d))" % (cid, cid),
+                 mark=False)
+        self.emit(ctx, 'printf("c_tab %%08x\\n", checksum(chk%d, CONST_N));' % cid,
                   mark=False)
         for a in self.main_allocs:
             if a.alive:

@@ -26,6 +26,7 @@
 #define __host__
 #define __forceinline__ inline
 #define __shared__ static
+#define __constant__
 
 struct dim3 {
   unsigned int x, y, z;
@@ -207,6 +208,25 @@ inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKi
 inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind kind,
                                    cudaStream_t = 0) {
   return cudaMemcpy(dst, src, n, kind);
+}
+
+// 2D copies: `height` rows of `width` bytes, rows `dpitch` / `spitch` bytes apart.  Each
+// row is checked and copied like a cudaMemcpy of its own; the pitches must not be smaller
+// than the width.
+inline cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                size_t width, size_t height, cudaMemcpyKind kind) {
+  if (width > dpitch || width > spitch) sa_emu_fail("cudaMemcpy2D: pitch below width", dst, width);
+  for (size_t r = 0; r < height; ++r) {
+    cudaError_t e = cudaMemcpy((char *)dst + r * dpitch, (const char *)src + r * spitch, width,
+                               kind);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                     size_t width, size_t height, cudaMemcpyKind kind,
+                                     cudaStream_t = 0) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
 inline cudaError_t cudaMemset(void *p, int v, size_t n) {
