@@ -9,6 +9,7 @@
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
@@ -105,8 +106,9 @@ const Stmt *unwrapLabels(const Stmt *S) {
 class CraWalker {
 public:
   CraWalker(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
-            const std::vector<unsigned> &InactiveCode)
-      : FA(FA), Blocked(Blocked), InactiveCode(InactiveCode),
+            const std::vector<unsigned> &InactiveCode,
+            const std::vector<std::optional<unsigned>> *StreamOf)
+      : FA(FA), Blocked(Blocked), InactiveCode(InactiveCode), StreamOf(StreamOf),
         SM(FA.function().getASTContext().getSourceManager()) {
     R.Ops.resize(FA.ops().size());
     for (const GpuOp &Op : FA.ops())
@@ -135,7 +137,29 @@ private:
   const FunctionAccesses &FA;
   const std::vector<std::string> &Blocked;
   const std::vector<unsigned> &InactiveCode;
+  const std::vector<std::optional<unsigned>> *StreamOf;
   const SourceManager &SM;
+  /// Loops around the statement being analysed, innermost last.
+  std::vector<const Stmt *> LoopStack;
+
+  /// The pending ops a wait for \p Conflicting must cover: with a stream
+  /// plan, everything on the conflicting ops' streams; otherwise everything.
+  std::vector<unsigned> coveredBy(const std::vector<unsigned> &Pending,
+                                  const std::vector<unsigned> &Conflicting) const {
+    if (!StreamOf || Conflicting.empty())
+      return Pending;
+    llvm::SmallVector<unsigned, 4> Streams;
+    for (unsigned Op : Conflicting) {
+      if (!(*StreamOf)[Op])
+        return Pending;
+      Streams.push_back(*(*StreamOf)[Op]);
+    }
+    std::vector<unsigned> Covered;
+    for (unsigned Op : Pending)
+      if (!(*StreamOf)[Op] || llvm::is_contained(Streams, *(*StreamOf)[Op]))
+        Covered.push_back(Op);
+    return Covered;
+  }
 
   unsigned offsetOf(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
 
@@ -177,9 +201,12 @@ private:
     return All;
   }
 
-  /// The first pending op that conflicts with \p Accesses, as a filled Wait.
+  /// The first pending op that conflicts with \p Accesses, as a filled Wait;
+  /// \p All, if given, receives every pending op that conflicts.
   std::optional<Wait> conflict(const std::vector<unsigned> &Pending, const AccessSet &Accesses,
-                               const std::string &UnknownWhy) const {
+                               const std::string &UnknownWhy,
+                               std::vector<unsigned> *All = nullptr) const {
+    std::optional<Wait> First;
     for (unsigned Op : Pending) {
       const GpuOp &G = FA.ops()[Op];
       std::optional<ObjectId> Obj = G.Effects.conflictWith(Accesses);
@@ -194,9 +221,14 @@ private:
       W.HostWrites = Accesses.modeOf(Shared) & WriteAccess;
       if (Shared == UnknownObject)
         W.Detail = Accesses.touchesUnknown() ? UnknownWhy : G.UnknownWhy;
-      return W;
+      if (All)
+        All->push_back(Op);
+      if (!First)
+        First = std::move(W);
+      if (!All)
+        break;
     }
-    return std::nullopt;
+    return First;
   }
 
   /// Ops in \p S that sit in statements of their own inside blocks nested in
@@ -256,6 +288,8 @@ private:
   std::vector<unsigned> processLoopBody(const Stmt *Loop, const CompoundStmt *Body,
                                         const std::vector<unsigned> &Outer) {
     const CraResult Saved = R;
+    LoopStack.push_back(Loop);
+    llvm::scope_exit PopLoop([&] { LoopStack.pop_back(); });
     std::vector<unsigned> Head = Outer, Left;
     while (true) {
       Left = processRegion(Body, Head, /*MayNotRun=*/true);
@@ -366,11 +400,16 @@ private:
       V.insert(V.end(), Local.begin(), Local.end());
       return V;
     };
-    auto WaitBefore = [&](const Stmt *S, WaitCause Cause, Wait W = {}) {
-      addWait({InsertionPoint::BeforeStmt, S}, All(), Cause, lineOf(S->getBeginLoc()), std::move(W),
-              Local);
-      Local.clear();
-      Inherited.clear();
+    auto WaitBefore = [&](const Stmt *S, WaitCause Cause, Wait W = {},
+                          const std::vector<unsigned> &Conflicting = {}) {
+      std::vector<unsigned> Covered = coveredBy(All(), Conflicting);
+      auto IsCovered = [&](unsigned Op) { return llvm::is_contained(Covered, Op); };
+      std::vector<unsigned> Here;
+      llvm::copy_if(Local, std::back_inserter(Here), IsCovered);
+      addWait({InsertionPoint::BeforeStmt, S}, Covered, Cause, lineOf(S->getBeginLoc()),
+              std::move(W), Here);
+      llvm::erase_if(Local, IsCovered);
+      llvm::erase_if(Inherited, IsCovered);
     };
 
     unsigned Previous = offsetOf(Block->getLBracLoc());
@@ -407,8 +446,9 @@ private:
         bool IsLoop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
         findExits(S, IsLoop, IsLoop || isa<SwitchStmt>(S), E);
         AccessSet Accesses = effectiveAccesses(A, Candidates);
-        if (std::optional<Wait> W = conflict(All(), Accesses, A.UnknownWhy))
-          WaitBefore(S, WaitCause::Conflict, std::move(*W));
+        std::vector<unsigned> Conflicting;
+        if (std::optional<Wait> W = conflict(All(), Accesses, A.UnknownWhy, &Conflicting))
+          WaitBefore(S, WaitCause::Conflict, std::move(*W), Conflicting);
         else if (E.LeavesFunction && !All().empty())
           WaitBefore(S, WaitCause::LeavesFunction);
         else if (E.LeavesBlock && !Local.empty())
@@ -471,8 +511,9 @@ private:
         }
 
       AccessSet Accesses = effectiveAccesses(A, Async);
-      if (std::optional<Wait> W = conflict(All(), Accesses, A.UnknownWhy))
-        WaitBefore(S, WaitCause::Conflict, std::move(*W));
+      std::vector<unsigned> Conflicting;
+      if (std::optional<Wait> W = conflict(All(), Accesses, A.UnknownWhy, &Conflicting))
+        WaitBefore(S, WaitCause::Conflict, std::move(*W), Conflicting);
       else if ((isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) && !All().empty())
         WaitBefore(S, WaitCause::LeavesFunction);
       else if (isa<BreakStmt, ContinueStmt>(S) && !(DestructorBlocks ? All() : Local).empty())
@@ -487,6 +528,8 @@ private:
       for (unsigned Op : Async) {
         R.Ops[Op].Async = true;
         R.Ops[Op].WhySync.clear();
+        R.Ops[Op].Statement = S;
+        R.Ops[Op].Loops.assign(LoopStack.rbegin(), LoopStack.rend());
         Local.push_back(Op);
       }
       if (Jump) {
@@ -509,8 +552,9 @@ private:
 } // namespace
 
 CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
-                 const std::vector<unsigned> &InactiveCode) {
-  return CraWalker(FA, Blocked, InactiveCode).run();
+                 const std::vector<unsigned> &InactiveCode,
+                 const std::vector<std::optional<unsigned>> *StreamOf) {
+  return CraWalker(FA, Blocked, InactiveCode, StreamOf).run();
 }
 
 namespace {

@@ -289,6 +289,7 @@ private:
   const PreprocessorFacts &Facts;
   std::vector<unsigned> InactiveIfs;
   Preprocessor &PP;
+  unsigned GraphClusters = 0;
 
   bool dumps(DumpStage D) const { return llvm::is_contained(Options.Dumps, D); }
 
@@ -307,16 +308,26 @@ private:
     if (!FileBlockers.empty())
       for (std::string &Why : Blocked)
         Why = "the file is left unchanged: " + FileBlockers.front();
-    CraResult Cra = runCra(FA, Blocked, InactiveIfs);
-    // A wait that the text would put before an op it covers (both from one
-    // macro expansion) cannot be placed: keep such ops synchronous.
-    for (std::vector<unsigned> Misplaced;
-         !(Misplaced = Rewriter.misplacedWaits(FA, Cra)).empty();) {
+    // CRA decides which ops run asynchronously; DFSA puts them on streams;
+    // CRA runs again with the plan, so that a wait synchronises only the
+    // streams of the ops it must. A wait that the text would put before an
+    // op it covers (both from one macro expansion) cannot be placed: such
+    // ops stay synchronous and everything is planned again.
+    CraResult Cra;
+    StreamPlan Plan;
+    while (true) {
+      Cra = runCra(FA, Blocked, InactiveIfs);
+      Plan = planStreams(FA, Cra, Options.Schedule);
+      if (Plan.NumStreams > 1) {
+        Cra = runCra(FA, Blocked, InactiveIfs, &Plan.StreamOf);
+        Plan.bindWaits(Cra);
+      }
+      std::vector<unsigned> Misplaced = Rewriter.misplacedWaits(FA, Cra);
+      if (Misplaced.empty())
+        break;
       for (unsigned Op : Misplaced)
         Blocked[Op] = "the wait it needs would fall inside a macro expansion before it";
-      Cra = runCra(FA, Blocked, InactiveIfs);
     }
-    StreamPlan Plan = planStreams(FA, Cra, Options.Schedule);
     if (FileBlockers.empty())
       Rewriter.addFunction(FA, Cra, Plan);
 
@@ -326,6 +337,10 @@ private:
       Cra.print(Dump, FA);
     if (dumps(DumpStage::Schedule))
       Plan.print(Dump, FA);
+    if (Options.WantGraph && !FA.ops().empty()) {
+      llvm::raw_string_ostream Graph(Result.Graph);
+      Plan.printDot(Graph, FA, GraphClusters++);
+    }
 
     for (const GpuOp &Op : FA.ops()) {
       const OpDecision &D = Cra.Ops[Op.Id];

@@ -3,35 +3,150 @@
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/Cra.h"
 
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace streamalloc {
+
+namespace {
+
+/// The async ops of one statement: they are enqueued together, so they
+/// share a stream and are ordered by it.
+struct Unit {
+  const clang::Stmt *Statement;
+  std::vector<unsigned> Ops;
+  std::vector<const clang::Stmt *> Loops; ///< of its first op
+};
+
+std::optional<ObjectId> conflictBetween(const GpuOp &A, const GpuOp &B) {
+  // Both directions: AccessSet treats Unknown on the two sides differently
+  // (an op's Unknown memory does not print); between two ops either side
+  // may be the one that prints.
+  if (std::optional<ObjectId> Obj = A.Effects.conflictWith(B.Effects))
+    return Obj;
+  return B.Effects.conflictWith(A.Effects);
+}
+
+bool shareLoop(const Unit &A, const Unit &B) {
+  return llvm::any_of(A.Loops,
+                      [&](const clang::Stmt *L) { return llvm::is_contained(B.Loops, L); });
+}
+
+} // namespace
 
 StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
                        const ScheduleOptions &Options) {
   StreamPlan Plan;
   Plan.StreamOf.resize(FA.ops().size());
-  // One chain: every asynchronous op on stream 0 keeps the program's GPU
-  // order, so GPU->GPU dependencies need no events.
-  for (const GpuOp &Op : FA.ops())
-    if (Cra.Ops[Op.Id].Async) {
-      Plan.StreamOf[Op.Id] = 0;
-      Plan.NumStreams = 1;
-    }
-  for (const Wait &W : Cra.Waits) {
-    std::vector<unsigned> Streams;
-    for (unsigned Op : W.Covers)
-      if (Plan.StreamOf[Op] && !llvm::is_contained(Streams, *Plan.StreamOf[Op]))
-        Streams.push_back(*Plan.StreamOf[Op]);
-    llvm::sort(Streams);
-    Plan.WaitStreams.push_back(std::move(Streams));
+
+  // Code goes before or after a statement's outermost macro expansion, so
+  // the ops of all statements of one expansion (a macro taking several
+  // calls) form one unit too.
+  const clang::SourceManager &SM = FA.function().getASTContext().getSourceManager();
+  auto Anchor = [&](const clang::Stmt *S) {
+    return SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
+  };
+  std::vector<Unit> Units;
+  for (const GpuOp &Op : FA.ops()) {
+    const OpDecision &D = Cra.Ops[Op.Id];
+    if (!D.Async)
+      continue;
+    if (Units.empty() || Anchor(Units.back().Statement) != Anchor(D.Statement))
+      Units.push_back({D.Statement, {}, D.Loops});
+    Units.back().Ops.push_back(Op.Id);
   }
-  (void)Options;
+
+  // Dependencies between units: forward in program order, and carried over
+  // the back edge of a loop around both.
+  std::vector<std::vector<unsigned>> Preds(Units.size()), CarriedPreds(Units.size());
+  for (unsigned To = 0; To < Units.size(); ++To)
+    for (unsigned From = 0; From < Units.size(); ++From) {
+      if (From == To)
+        continue;
+      bool Carried = From > To;
+      if (Carried && !shareLoop(Units[From], Units[To]))
+        continue;
+      for (unsigned A : Units[From].Ops)
+        for (unsigned B : Units[To].Ops)
+          if (std::optional<ObjectId> Obj = conflictBetween(FA.ops()[A], FA.ops()[B])) {
+            Plan.Edges.push_back({A, B, *Obj, Carried});
+            auto &List = Carried ? CarriedPreds[To] : Preds[To];
+            if (!llvm::is_contained(List, From))
+              List.push_back(From);
+          }
+    }
+
+  // Greedy assignment in program order.
+  unsigned Max = std::max(1u, Options.MaxStreams);
+  std::vector<unsigned> StreamOfUnit(Units.size());
+  std::vector<int> Tail;         // per stream: last unit put on it
+  std::vector<unsigned> LastUse; // per stream: when it was last used
+  for (unsigned U = 0; U < Units.size(); ++U) {
+    std::optional<unsigned> Chosen;
+    for (unsigned S = 0; S < Tail.size(); ++S)
+      if (llvm::is_contained(Preds[U], unsigned(Tail[S])) && (!Chosen || Tail[S] > Tail[*Chosen]))
+        Chosen = S;
+    if (!Chosen && Tail.size() < Max) {
+      Chosen = Tail.size();
+      Tail.push_back(-1);
+      LastUse.push_back(0);
+    }
+    if (!Chosen && !Preds[U].empty()) // bound hit: follow the latest predecessor
+      Chosen = StreamOfUnit[*llvm::max_element(Preds[U])];
+    if (!Chosen) // bound hit, independent: the stream idle the longest
+      Chosen = llvm::min_element(LastUse) - LastUse.begin();
+    StreamOfUnit[U] = *Chosen;
+    Tail[*Chosen] = U;
+    LastUse[*Chosen] = U + 1;
+    for (unsigned Op : Units[U].Ops)
+      Plan.StreamOf[Op] = *Chosen;
+  }
+  Plan.NumStreams = Tail.size();
+
+  // Events for the edges that cross streams, one per producing unit.
+  llvm::DenseMap<unsigned, unsigned> EventOfUnit;
+  for (unsigned U = 0; U < Units.size(); ++U) {
+    EventWait W{Units[U].Ops.front(), Units[U].Statement, StreamOfUnit[U], {}};
+    std::vector<unsigned> From = Preds[U];
+    llvm::append_range(From, CarriedPreds[U]);
+    llvm::sort(From);
+    for (unsigned P : From) {
+      if (StreamOfUnit[P] == StreamOfUnit[U])
+        continue;
+      auto [It, New] = EventOfUnit.try_emplace(P, Plan.NumEvents);
+      if (New) {
+        Plan.Records.push_back(
+            {Plan.NumEvents, Units[P].Ops.front(), Units[P].Statement, StreamOfUnit[P]});
+        ++Plan.NumEvents;
+      }
+      if (!llvm::is_contained(W.Events, It->second))
+        W.Events.push_back(It->second);
+    }
+    if (!W.Events.empty())
+      Plan.EventWaits.push_back(std::move(W));
+  }
+  Plan.bindWaits(Cra);
   return Plan;
 }
 
+void StreamPlan::bindWaits(const CraResult &Cra) {
+  WaitStreams.clear();
+  for (const Wait &W : Cra.Waits) {
+    std::vector<unsigned> Streams;
+    for (unsigned Op : W.Covers)
+      if (StreamOf[Op] && !llvm::is_contained(Streams, *StreamOf[Op]))
+        Streams.push_back(*StreamOf[Op]);
+    llvm::sort(Streams);
+    WaitStreams.push_back(std::move(Streams));
+  }
+}
+
 void StreamPlan::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const {
-  OS << "function " << FA.name() << ": " << NumStreams << " stream(s)\n";
+  OS << "function " << FA.name() << ": " << NumStreams << " stream(s), " << NumEvents
+     << " event(s)\n";
   for (const GpuOp &Op : FA.ops()) {
     OS << "  op" << Op.Id << " line " << Op.Line << " " << Op.Callee << " -> ";
     if (StreamOf[Op.Id])
@@ -39,12 +154,49 @@ void StreamPlan::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const 
     else
       OS << "legacy default stream (synchronous)\n";
   }
+  for (const Dependency &E : Edges)
+    OS << "  edge op" << E.From << " -> op" << E.To << " on " << FA.describe(E.Object)
+       << (E.LoopCarried ? " (carried by the loop)" : "") << "\n";
+  for (const EventRecord &R : Records)
+    OS << "  event " << R.Event << " recorded on stream " << R.Stream << " after op" << R.Op
+       << "\n";
+  for (const EventWait &W : EventWaits) {
+    OS << "  stream " << W.Waiter << " waits for event";
+    for (unsigned E : W.Events)
+      OS << " " << E;
+    OS << " before op" << W.Op << "\n";
+  }
   for (unsigned I = 0; I < WaitStreams.size(); ++I) {
     OS << "  wait " << I << " syncs";
     for (unsigned S : WaitStreams[I])
       OS << " stream " << S;
     OS << "\n";
   }
+}
+
+void StreamPlan::printDot(llvm::raw_ostream &OS, const FunctionAccesses &FA,
+                          unsigned Cluster) const {
+  static const char *const Colours[] = {"lightblue", "palegreen", "lightsalmon", "plum",
+                                        "khaki",     "lightcyan", "pink",        "wheat"};
+  auto Node = [&](unsigned Op) {
+    return "f" + std::to_string(Cluster) + "_op" + std::to_string(Op);
+  };
+  OS << "  subgraph cluster_" << Cluster << " {\n    label=\"" << FA.name() << "\";\n";
+  for (const GpuOp &Op : FA.ops()) {
+    OS << "    " << Node(Op.Id) << " [label=\"" << Op.Callee << "\\nline " << Op.Line << "\\n";
+    if (StreamOf[Op.Id])
+      OS << "stream " << *StreamOf[Op.Id]
+         << "\", style=filled, fillcolor=" << Colours[*StreamOf[Op.Id] % std::size(Colours)]
+         << "];\n";
+    else
+      OS << "synchronous\", shape=box];\n";
+  }
+  for (const Dependency &E : Edges) {
+    bool Cross = StreamOf[E.From] != StreamOf[E.To];
+    OS << "    " << Node(E.From) << " -> " << Node(E.To) << " [label=\"" << FA.describe(E.Object)
+       << "\"" << (E.LoopCarried ? ", style=dashed" : "") << (Cross ? ", color=red" : "") << "];\n";
+  }
+  OS << "  }\n";
 }
 
 } // namespace streamalloc

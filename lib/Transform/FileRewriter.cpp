@@ -7,6 +7,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
@@ -22,9 +23,14 @@ namespace {
 constexpr llvm::StringLiteral Accessor = "sa_stream";
 constexpr llvm::StringLiteral PoolArray = "sa_streams_";
 constexpr llvm::StringLiteral Release = "sa_release_streams";
+constexpr llvm::StringLiteral EventAccessor = "sa_event";
+constexpr llvm::StringLiteral EventArray = "sa_events_";
 
 std::string streamExpr(unsigned Stream) {
   return (Accessor + "(" + llvm::Twine(Stream) + ")").str();
+}
+std::string eventExpr(unsigned Event) {
+  return (EventAccessor + "(" + llvm::Twine(Event) + ")").str();
 }
 
 } // namespace
@@ -35,6 +41,7 @@ struct FileRewriter::Impl {
   llvm::StringRef Buffer;
   EditList Edits;
   std::optional<unsigned> LastStream;
+  unsigned NumEvents = 0; ///< events used by the functions added so far
   std::vector<InsertionPoint> Releases;
 
   explicit Impl(ASTContext &Ctx)
@@ -116,6 +123,45 @@ struct FileRewriter::Impl {
                                                                                    : Indent + "  ";
     }
     Edits.insert(lineStart(*Offset), Indent + Code + "  // streamalloc: " + Reason + "\n");
+  }
+
+  /// Whether code can go after \p S: the outermost statement of the macro
+  /// expansion S comes from (S itself without one) sits directly in a block.
+  /// (After a single-statement body it would run on every path, and before
+  /// an `else` it would not compile.)
+  bool canInsertAfter(const Stmt *S) const {
+    unsigned Key = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
+    while (true) {
+      auto Parents = Ctx.getParents(*S);
+      const Stmt *Parent = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+      if (!Parent)
+        return false;
+      if (SM.getFileOffset(SM.getExpansionLoc(Parent->getBeginLoc())) != Key)
+        return isa<CompoundStmt>(Parent);
+      S = Parent;
+    }
+  }
+
+  /// Inserts \p Code after statement \p S (after its `;`, outside any macro
+  /// expansion it ends in): on a line of its own when only a comment follows
+  /// on S's line, otherwise inline.
+  void insertAfter(const Stmt *S, const std::string &Code, const std::string &Reason) {
+    CharSourceRange Range = SM.getExpansionRange(S->getEndLoc());
+    if (!SM.isWrittenInMainFile(Range.getBegin()))
+      return;
+    unsigned End =
+        SM.getFileOffset(Lexer::getLocForEndOfToken(Range.getEnd(), 0, SM, Ctx.getLangOpts()));
+    size_t Semi = Buffer.find_first_not_of(" \t", End);
+    if (Semi != llvm::StringRef::npos && Buffer[Semi] == ';')
+      End = Semi + 1;
+    size_t NL = Buffer.find('\n', End);
+    llvm::StringRef Rest = Buffer.slice(End, NL).trim();
+    if (NL != llvm::StringRef::npos && (Rest.empty() || Rest.starts_with("//"))) {
+      unsigned Begin = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
+      Edits.insert(NL + 1, indentOf(Begin) + Code + "  // streamalloc: " + Reason + "\n");
+      return;
+    }
+    Edits.insert(End, " " + Code + " /* streamalloc: " + Reason + " */");
   }
 
   std::optional<unsigned> opEnd(const GpuOp &Op) const {
@@ -240,6 +286,21 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
   for (const GpuOp &Op : FA.ops())
     if (Plan.StreamOf[Op.Id])
       P->rewriteOp(Op, *Plan.StreamOf[Op.Id]);
+  // Records first: at an offset shared with a wait, the record must come
+  // before the wait (the wait may be for that very event).
+  unsigned Base = P->NumEvents;
+  // An event whose producer statement cannot be followed by code is
+  // recorded right before each wait for it instead (the wait then also
+  // covers what was queued on the producer's stream in between).
+  std::vector<bool> RecordAtWait(Plan.NumEvents);
+  for (const EventRecord &R : Plan.Records)
+    RecordAtWait[R.Event] = !P->canInsertAfter(R.Statement);
+  for (const EventRecord &R : Plan.Records)
+    if (!RecordAtWait[R.Event])
+      P->insertAfter(R.Statement,
+                     "cudaEventRecord(" + eventExpr(Base + R.Event) + ", " + streamExpr(R.Stream) +
+                         ");",
+                     "marks the end of " + FA.ops()[R.Op].Callee + " for another stream");
   for (unsigned I = 0; I < Cra.Waits.size(); ++I) {
     std::string Code;
     for (unsigned Stream : Plan.WaitStreams[I])
@@ -247,6 +308,22 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
     if (!Code.empty())
       P->insertAt(Cra.Waits[I].Where, Code, describeWait(Cra.Waits[I], FA));
   }
+  for (const EventWait &W : Plan.EventWaits) {
+    std::string Code, Producers;
+    for (unsigned E : W.Events) {
+      if (RecordAtWait[E])
+        Code += (Code.empty() ? "" : " ") + ("cudaEventRecord(" + eventExpr(Base + E) + ", " +
+                                             streamExpr(Plan.Records[E].Stream) + ");");
+      Code += (Code.empty() ? "" : " ") + ("cudaStreamWaitEvent(" + streamExpr(W.Waiter) + ", " +
+                                           eventExpr(Base + E) + ", 0);");
+      const GpuOp &From = FA.ops()[Plan.Records[E].Op];
+      Producers +=
+          (Producers.empty() ? "" : ", ") + From.Callee + " on line " + std::to_string(From.Line);
+    }
+    P->insertAt({InsertionPoint::BeforeStmt, W.Statement}, Code,
+                "order after " + Producers + " (another stream)");
+  }
+  P->NumEvents += Plan.NumEvents;
   llvm::append_range(P->Releases, Cra.Releases);
 }
 
@@ -275,12 +352,32 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
        << "      cudaStreamDestroy(fresh);\n"
        << "  }\n"
        << "  return s;\n"
-       << "}\n"
-       << "static inline void " << Release << "() {\n"
+       << "}\n";
+    if (P->NumEvents) {
+      OS << "// streamalloc: events that order work on one stream after work on another.\n"
+         << "static std::atomic<cudaEvent_t> " << EventArray << "[" << P->NumEvents << "];\n"
+         << "static inline cudaEvent_t " << EventAccessor << "(int i) {\n"
+         << "  cudaEvent_t e = " << EventArray << "[i].load();\n"
+         << "  if (!e) {\n"
+         << "    cudaEvent_t fresh = nullptr;\n"
+         << "    cudaEventCreateWithFlags(&fresh, cudaEventDisableTiming);\n"
+         << "    if (" << EventArray << "[i].compare_exchange_strong(e, fresh))\n"
+         << "      e = fresh;\n"
+         << "    else\n"
+         << "      cudaEventDestroy(fresh);\n"
+         << "  }\n"
+         << "  return e;\n"
+         << "}\n";
+    }
+    OS << "static inline void " << Release << "() {\n"
        << "  for (std::atomic<cudaStream_t> &slot : " << PoolArray << ")\n"
        << "    if (cudaStream_t s = slot.exchange(nullptr))\n"
-       << "      cudaStreamDestroy(s);\n"
-       << "}\n";
+       << "      cudaStreamDestroy(s);\n";
+    if (P->NumEvents)
+      OS << "  for (std::atomic<cudaEvent_t> &slot : " << EventArray << ")\n"
+         << "    if (cudaEvent_t e = slot.exchange(nullptr))\n"
+         << "      cudaEventDestroy(e);\n";
+    OS << "}\n";
     // After the last top-level #include before the first edit, so the pool
     // precedes every use.
     unsigned FirstEdit = P->Edits.firstOffset();

@@ -27,6 +27,8 @@ int main(int argc, char **argv) {
   // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: the program's output is written below (written by kernel `hello` on line 21)
   // CHECK-NEXT: if (argc > 1) {
   h[0] = 1.0f;
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: h is written below (written by cudaMemcpy on line 23)
+  // CHECK-NEXT: h[0] = 1.0f;
   cudaFreeHost(h);
   cudaFree(d);
   return 0;

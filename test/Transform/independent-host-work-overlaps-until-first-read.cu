@@ -1,5 +1,6 @@
-// The DESIGN.md example: copies and kernels become asynchronous, host work on
-// unrelated data runs while the GPU works, and the single wait sits right
+// The DESIGN.md example: copies and kernels become asynchronous, the two
+// independent chains (x and y) go to two streams, host work on unrelated data
+// runs while the GPU works, and the single wait (for both streams) sits right
 // before the first statement that reads a result.
 //
 // RUN: %strip %s > %t.cu
@@ -35,20 +36,20 @@ int main() {
   cudaMemcpy(d_x, h_x, bytes, cudaMemcpyHostToDevice);
   // CHECK: cudaMemcpyAsync(d_x, h_x, bytes, cudaMemcpyHostToDevice, sa_stream(0));
   cudaMemcpy(d_y, h_y, bytes, cudaMemcpyHostToDevice);
-  // CHECK: cudaMemcpyAsync(d_y, h_y, bytes, cudaMemcpyHostToDevice, sa_stream(0));
+  // CHECK: cudaMemcpyAsync(d_y, h_y, bytes, cudaMemcpyHostToDevice, sa_stream(1));
   scale<<<blocks, 256>>>(d_x, 2.0f, n);
   // CHECK: scale<<<blocks, 256, 0, sa_stream(0)>>>(d_x, 2.0f, n);
   scale<<<blocks, 256>>>(d_y, 3.0f, n);
-  // CHECK: scale<<<blocks, 256, 0, sa_stream(0)>>>(d_y, 3.0f, n);
+  // CHECK: scale<<<blocks, 256, 0, sa_stream(1)>>>(d_y, 3.0f, n);
   cudaMemcpy(h_x, d_x, bytes, cudaMemcpyDeviceToHost);
   // CHECK: cudaMemcpyAsync(h_x, d_x, bytes, cudaMemcpyDeviceToHost, sa_stream(0));
   cudaMemcpy(h_y, d_y, bytes, cudaMemcpyDeviceToHost);
-  // CHECK: cudaMemcpyAsync(h_y, d_y, bytes, cudaMemcpyDeviceToHost, sa_stream(0));
+  // CHECK: cudaMemcpyAsync(h_y, d_y, bytes, cudaMemcpyDeviceToHost, sa_stream(1));
   double ref = 0;
   for (int i = 0; i < n; ++i)
     ref += h_z[i];
   printf("%f %f %f\n", h_x[0], h_y[0], ref);
-  // CHECK: cudaStreamSynchronize(sa_stream(0));  // streamalloc: h_x is read below (written by cudaMemcpy on line 43)
+  // CHECK: cudaStreamSynchronize(sa_stream(0)); cudaStreamSynchronize(sa_stream(1));  // streamalloc: h_x is read below (written by cudaMemcpy on line 44)
   // CHECK-NEXT: printf("%f %f %f\n", h_x[0], h_y[0], ref);
   cudaFree(d_x);
   cudaFree(d_y);
@@ -61,4 +62,4 @@ int main() {
 
 // REPORT: {{.*}}: 6 of 6 GPU ops made asynchronous on 1 stream(s), 1 wait(s) inserted
 // REPORT: {{.*}}:35:3: cudaMemcpy: async on stream 0, waited for before line 50
-// REPORT: {{.*}}:50: wait (conflict) for lines 35, 37, 39, 41, 43, 45: h_x is read below (written by cudaMemcpy on line 43)
+// REPORT: {{.*}}:50: wait (conflict) for lines 35, 37, 39, 41, 43, 45: h_x is read below (written by cudaMemcpy on line 44)

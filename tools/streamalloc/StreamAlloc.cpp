@@ -57,6 +57,15 @@ cl::list<DumpStage> Dumps(
                clEnumValN(DumpStage::Schedule, "schedule", "stream of each op, waits per stream"),
                clEnumValN(DumpStage::Edits, "edits", "the source edits")),
     cl::cat(Category));
+cl::opt<unsigned> MaxStreams("max-streams",
+                             cl::desc("Most streams one function's GPU work is spread over "
+                                      "(default 4; 1 keeps the GPU work in program order)"),
+                             cl::init(ScheduleOptions().MaxStreams), cl::value_desc("n"),
+                             cl::cat(Category));
+cl::opt<std::string> GraphFile("graph",
+                               cl::desc("Write each function's GPU-op dependency graph with the "
+                                        "chosen streams to this file (Graphviz DOT)"),
+                               cl::value_desc("file"), cl::cat(Category));
 cl::opt<std::string> CudaPath("cuda-path",
                               cl::desc("CUDA installation (default: $CUDA_PATH, /usr/local/cuda)"),
                               cl::value_desc("dir"), cl::cat(Category));
@@ -158,7 +167,11 @@ int main(int argc, const char **argv) {
   if (!Db)
     return fail(DbError);
 
+  if (MaxStreams < 1)
+    return fail("--max-streams must be at least 1");
   PipelineOptions Options;
+  Options.Schedule.MaxStreams = MaxStreams;
+  Options.WantGraph = !GraphFile.empty();
   Options.CudaPath = *Cuda;
   Options.ResourceDir = *ResourceDir;
   Options.Dumps.assign(Dumps.begin(), Dumps.end());
@@ -195,6 +208,20 @@ int main(int argc, const char **argv) {
     if (InPlace && !R.Report.Changed)
       continue;
     if (Error E = writeAtomically(Target, R.Output))
+      Status = fail(toString(std::move(E)));
+  }
+
+  if (!GraphFile.empty()) {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    OS << "// streamalloc: GPU ops (nodes, coloured by stream) and their dependencies\n"
+       << "// (edges: solid = in program order, dashed = carried by a loop, red = across\n"
+       << "// streams, ordered by an event). Render with: dot -Tsvg FILE -o graph.svg\n"
+       << "digraph streamalloc {\n  node [fontname=\"monospace\"];\n";
+    for (const FileResult &R : Results)
+      OS << R.Graph;
+    OS << "}\n";
+    if (Error E = writeAtomically(GraphFile, Text))
       Status = fail(toString(std::move(E)));
   }
 

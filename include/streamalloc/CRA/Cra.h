@@ -65,6 +65,10 @@ struct OpDecision {
   bool Async = false;
   std::string WhySync;               ///< when not async
   std::optional<unsigned> WaitIndex; ///< the first wait that covers it
+  /// For async ops: the statement (in its block) that enqueues the op, and
+  /// the loops around it inside the function, innermost first.
+  const clang::Stmt *Statement = nullptr;
+  std::vector<const clang::Stmt *> Loops;
 };
 
 struct CraResult {
@@ -82,8 +86,12 @@ struct CraResult {
 /// \p InactiveCode: file offsets of `#if`/`#ifdef` lines whose skipped branches
 /// hold code this parse did not see; in another configuration that code may
 /// touch anything, so pending ops are waited for before the directive.
+/// \p StreamOf (per op id, from the stream plan): when given, a wait for a
+/// conflict synchronises only the streams of the conflicting ops; ops on
+/// other streams stay pending. Without it every wait covers all pending ops.
 CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
-                 const std::vector<unsigned> &InactiveCode = {});
+                 const std::vector<unsigned> &InactiveCode = {},
+                 const std::vector<std::optional<unsigned>> *StreamOf = nullptr);
 
 llvm::StringRef waitCauseName(WaitCause Cause);
 

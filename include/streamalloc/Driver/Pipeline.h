@@ -21,6 +21,7 @@ struct PipelineOptions {
   std::string ResourceDir;
   std::vector<DumpStage> Dumps;
   ScheduleOptions Schedule;
+  bool WantGraph = false; ///< fill FileResult::Graph (--graph)
 };
 
 struct FileResult {
@@ -29,6 +30,7 @@ struct FileResult {
   std::string Original;
   std::string Output; ///< the transformed file (valid when Parsed)
   std::string Dump;   ///< --dump text
+  std::string Graph;  ///< dependency graph clusters, Graphviz (--graph)
   FileReport Report;
   std::string Error; ///< internal failure, if any
 };

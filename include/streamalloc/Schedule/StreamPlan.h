@@ -1,17 +1,33 @@
-//===- StreamPlan.h - Stream assignment (DFSA) -------------------------------===//
+//===- StreamPlan.h - Dataflow stream assignment (DFSA) ----------------------===//
 //
-// Which stream each asynchronous op goes on and which streams each wait
-// synchronises. The first version puts every op of a file on one stream:
-// the host overlaps with the GPU, GPU ops stay in program order.
+// Which stream each asynchronous op goes on, and which cross-stream
+// dependencies need an event. The dependency graph has an edge from op A to
+// op B when they touch a common object and one of them writes it (RAW, WAR
+// or WAW, on device or host memory), A before B in the function's text, or A
+// after B inside a loop around both (the edge is carried over the back edge).
+//
+// Assignment walks the ops in program order: an op that depends on the op
+// last put on some stream continues that stream (a chain needs no event);
+// an op without predecessors starts a new stream while fewer than
+// MaxStreams are in use, and otherwise reuses the stream idle the longest.
+// Every edge between different streams becomes an event: recorded on the
+// producer's stream right after the statement that enqueues it, waited for
+// on the consumer's stream right before the consumer's statement.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STREAMALLOC_SCHEDULE_STREAMPLAN_H
 #define STREAMALLOC_SCHEDULE_STREAMPLAN_H
 
+#include "streamalloc/Access/MemoryObjects.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 #include <vector>
+
+namespace clang {
+class Stmt;
+} // namespace clang
 
 namespace streamalloc {
 
@@ -19,15 +35,52 @@ class FunctionAccesses;
 struct CraResult;
 
 struct ScheduleOptions {
-  unsigned MaxStreams = 1;
+  /// Bound on the streams of one function. 4 by default: measured on the
+  /// H200 in docs/results.md (the suite gains nothing from more).
+  unsigned MaxStreams = 4;
+};
+
+/// A dependency between two asynchronous ops.
+struct Dependency {
+  unsigned From, To;
+  ObjectId Object;  ///< an object both touch
+  bool LoopCarried; ///< From runs in an earlier iteration of a loop around both
+};
+
+/// Event \p Event is recorded on \p Stream after the statement that
+/// enqueues op \p Op (and the other ops of that statement).
+struct EventRecord {
+  unsigned Event;
+  unsigned Op;
+  const clang::Stmt *Statement;
+  unsigned Stream;
+};
+
+/// Before the statement that enqueues op \p Op, stream \p Waiter waits for
+/// each of \p Events. An event not recorded yet on this path (its producer
+/// did not run, or runs later in the loop) is one recorded earlier or never:
+/// the wait is then for older work or none, which is what the path needs.
+struct EventWait {
+  unsigned Op;
+  const clang::Stmt *Statement;
+  unsigned Waiter;
+  std::vector<unsigned> Events;
 };
 
 struct StreamPlan {
-  unsigned NumStreams = 0;                        ///< streams this function uses
-  std::vector<std::optional<unsigned>> StreamOf;  ///< per op id; empty when synchronous
+  unsigned NumStreams = 0;                       ///< streams this function uses
+  std::vector<std::optional<unsigned>> StreamOf; ///< per op id; empty when synchronous
+  unsigned NumEvents = 0;                        ///< events this function uses
+  std::vector<Dependency> Edges;
+  std::vector<EventRecord> Records; ///< indexed by event
+  std::vector<EventWait> EventWaits;
   std::vector<std::vector<unsigned>> WaitStreams; ///< per CRA wait: streams to synchronise
 
+  /// Fills WaitStreams for \p Cra's waits (the streams of the ops each covers).
+  void bindWaits(const CraResult &Cra);
   void print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const;
+  /// The dependency graph as a Graphviz subgraph (one cluster per function).
+  void printDot(llvm::raw_ostream &OS, const FunctionAccesses &FA, unsigned Cluster) const;
 };
 
 StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
