@@ -60,6 +60,7 @@ int main() {
   return 0;
 }
 
-// REPORT: {{.*}}: 6 of 6 GPU ops made asynchronous on 1 stream(s), 1 wait(s) inserted
-// REPORT: {{.*}}:35:3: cudaMemcpy: async on stream 0, waited for before line 50
-// REPORT: {{.*}}:50: wait (conflict) for lines 35, 37, 39, 41, 43, 45: h_x is read below (written by cudaMemcpy on line 44)
+// REPORT: {{.*}}: 6 of 6 GPU ops made asynchronous on 2 stream(s), 1 wait(s) inserted
+// REPORT: {{.*}}:36:3: cudaMemcpy: async on stream 0, waited for before line 51
+// REPORT: {{.*}}:38:3: cudaMemcpy: async on stream 1, waited for before line 51
+// REPORT: {{.*}}:51: wait (conflict) for lines 36, 38, 40, 42, 44, 46: h_x is read below (written by cudaMemcpy on line 44)
