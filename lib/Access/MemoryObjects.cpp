@@ -9,8 +9,8 @@ ObjectTable::ObjectTable() {
 }
 
 ObjectId ObjectTable::add(ObjectKind Kind, std::string Name, unsigned Line,
-                          const clang::VarDecl *Var) {
-  Objects.push_back({Kind, std::move(Name), Line, Var});
+                          const clang::VarDecl *Var, const clang::Expr *Site) {
+  Objects.push_back({Kind, std::move(Name), Line, Var, Site});
   return Objects.size() - 1;
 }
 

@@ -265,7 +265,7 @@ ObjectId PointsTo::siteFor(const Expr *Allocation, const VarDecl *Named, ObjectK
   const SourceManager &SM = Ctx.getSourceManager();
   unsigned Line = SM.getSpellingLineNumber(SM.getFileLoc(Allocation->getBeginLoc()));
   std::string Name = Named ? Named->getNameAsString() : "allocation@" + std::to_string(Line);
-  return Sites[Allocation] = Objects.add(Kind, Name, Line);
+  return Sites[Allocation] = Objects.add(Kind, Name, Line, nullptr, Allocation);
 }
 
 bool PointsTo::isTracked(const VarDecl *V) const { return !PlainOnly.count(V); }

@@ -120,6 +120,7 @@ public:
   std::vector<const FunctionDecl *> Functions;
   std::vector<std::string> Blockers;
   std::vector<std::pair<const Expr *, const FunctionDecl *>> OpsInTemplates;
+  bool CallsDeviceReset = false;
 
   bool shouldVisitLambdaBodies() const { return true; }
 
@@ -147,6 +148,8 @@ public:
     std::string At = "line " + std::to_string(Line) + ": ";
     std::string Name = spelledCallee(Call);
     const ApiFunction *Api = Name.empty() ? nullptr : lookupApi(Name);
+    if (Name == "cudaDeviceReset")
+      CallsDeviceReset = true;
     if (Api && Api->Kind == ApiKind::UserStreams)
       block(At + "`" + Api->Name.str() + "`: the program manages its own streams");
     if (Api && Api->Kind == ApiKind::DeviceSelect) {
@@ -247,7 +250,10 @@ public:
     if (PP.isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM"))
       S.Blockers.push_back("it is compiled with the per-thread default stream, and this version "
                            "relies on the legacy default stream's implicit ordering");
-    for (llvm::StringRef Name : {"sa_stream", "sa_streams_", "sa_release_streams"})
+    for (llvm::StringRef Name :
+         {"sa_stream", "sa_streams_", "sa_release_streams", "sa_event", "sa_events_",
+          "sa_is_page_locked", "sa_pinned_malloc", "sa_pinned_calloc", "sa_pinned_free",
+          "sa_register", "sa_registered_malloc", "sa_registered_calloc", "sa_registered_free"})
       if (!Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Name)).empty())
         S.Blockers.push_back("it already defines `" + Name.str() +
                              "` (was it transformed before?)");
@@ -256,6 +262,7 @@ public:
     FileRewriter Rewriter(Ctx);
     FunctionSummaries Device;
     llvm::raw_string_ostream Dump(Result.Dump);
+    CallsDeviceReset = S.CallsDeviceReset;
     for (const FunctionDecl *F : S.Functions)
       runFunction(*F, Ctx, Device, Rewriter, S.Blockers, Dump);
     for (auto [Call, F] : S.OpsInTemplates) {
@@ -290,6 +297,7 @@ private:
   std::vector<unsigned> InactiveIfs;
   Preprocessor &PP;
   unsigned GraphClusters = 0;
+  bool CallsDeviceReset = false;
 
   bool dumps(DumpStage D) const { return llvm::is_contained(Options.Dumps, D); }
 
@@ -328,8 +336,11 @@ private:
       for (unsigned Op : Misplaced)
         Blocked[Op] = "the wait it needs would fall inside a macro expansion before it";
     }
-    if (FileBlockers.empty())
+    std::vector<PinDecision> Pins = planPinning(FA, Options.Pin, CallsDeviceReset);
+    if (FileBlockers.empty()) {
       Rewriter.addFunction(FA, Cra, Plan);
+      Rewriter.addPinning(Pins);
+    }
 
     if (dumps(DumpStage::Accesses))
       FA.print(Dump);
@@ -359,6 +370,9 @@ private:
     }
     if (!FileBlockers.empty())
       return;
+    for (const PinDecision &D : Pins)
+      Result.Report.Buffers.push_back(
+          {FA.name(), D.Name, D.Line, pinActionName(D.Action).str(), D.Why});
     for (const Wait &W : Cra.Waits) {
       WaitReport R;
       R.Function = FA.name();

@@ -41,6 +41,9 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
         OS << (I ? ", " : " ") << W.OpLines[I];
       OS << ": " << W.Reason << "\n";
     }
+    for (const PinReport &B : F.Buffers)
+      OS << "  " << F.File << ":" << B.Line << ": host buffer `" << B.Buffer << "`: " << B.Action
+         << ": " << B.Reason << "\n";
   }
   if (AnyAsync)
     OS << AsyncErrorNote << "\n";
@@ -49,7 +52,13 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
 void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files) {
   llvm::json::Array JFiles;
   for (const FileReport &F : Files) {
-    llvm::json::Array Ops, Waits, Blockers;
+    llvm::json::Array Ops, Waits, Blockers, Buffers;
+    for (const PinReport &B : F.Buffers)
+      Buffers.push_back(llvm::json::Object{{"function", B.Function},
+                                           {"buffer", B.Buffer},
+                                           {"line", B.Line},
+                                           {"action", B.Action},
+                                           {"reason", B.Reason}});
     for (const OpReport &Op : F.Ops) {
       llvm::json::Object J{{"function", Op.Function}, {"line", Op.Line}, {"column", Op.Column},
                            {"callee", Op.Callee},     {"kind", Op.Kind}, {"async", Op.Async}};
@@ -78,7 +87,8 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
                                         {"streams", F.Streams},
                                         {"file_blockers", std::move(Blockers)},
                                         {"ops", std::move(Ops)},
-                                        {"waits", std::move(Waits)}});
+                                        {"waits", std::move(Waits)},
+                                        {"host_buffers", std::move(Buffers)}});
   }
   OS << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{{"files", std::move(JFiles)},
                                                                     {"note", AsyncErrorNote}}))

@@ -4,6 +4,7 @@
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/Model/ApiModel.h"
 #include "streamalloc/Schedule/StreamPlan.h"
+#include "streamalloc/Transform/HostPinning.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -42,6 +43,7 @@ struct FileRewriter::Impl {
   EditList Edits;
   std::optional<unsigned> LastStream;
   unsigned NumEvents = 0; ///< events used by the functions added so far
+  bool PinnedHelpers = false, RegisteredHelpers = false;
   std::vector<InsertionPoint> Releases;
 
   explicit Impl(ASTContext &Ctx)
@@ -236,6 +238,49 @@ void FileRewriter::Impl::rewriteOp(const GpuOp &Op, unsigned Stream) {
   Edits.insert(*spelledOffset(Call->getRParenLoc(), nullptr), Tail + ", " + streamExpr(Stream));
 }
 
+void FileRewriter::addPinning(const std::vector<PinDecision> &Decisions) {
+  auto &SM = P->SM;
+  const LangOptions &LO = P->Ctx.getLangOpts();
+  auto Text = [&](const Expr *E) {
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO).str();
+  };
+  auto TokenEnd = [&](SourceLocation L) {
+    return SM.getFileOffset(Lexer::getLocForEndOfToken(L, 0, SM, LO));
+  };
+  for (const PinDecision &D : Decisions) {
+    if (D.Action == PinAction::Pageable)
+      continue;
+    std::string Kind = D.Action == PinAction::Register ? "sa_registered_" : "sa_pinned_";
+    (D.Action == PinAction::Register ? P->RegisteredHelpers : P->PinnedHelpers) = true;
+    if (const auto *Call = dyn_cast<CallExpr>(D.Site)) {
+      const auto *Callee = cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
+      std::string Name = Callee->getDecl()->getName().str();
+      P->Edits.replace(SM.getFileOffset(Callee->getLocation()), Name.size(), Kind + Name);
+    } else if (const auto *New = dyn_cast<CXXNewExpr>(D.Site)) {
+      std::string Type = New->getAllocatedType().getAsString(P->Ctx.getPrintingPolicy());
+      std::string Count = Text(*New->getArraySize());
+      std::string Call = New->hasInitializer()
+                             ? Kind + "calloc(" + Count + ", sizeof(" + Type + "))"
+                             : Kind + "malloc(sizeof(" + Type + ") * (" + Count + "))";
+      unsigned Begin = SM.getFileOffset(New->getBeginLoc());
+      P->Edits.replace(Begin, TokenEnd(New->getEndLoc()) - Begin,
+                       "static_cast<" + Type + " *>(" + Call + ")");
+    }
+    for (const Expr *R : D.Releases) {
+      if (const auto *Call = dyn_cast<CallExpr>(R)) {
+        const auto *Callee = cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
+        P->Edits.replace(SM.getFileOffset(Callee->getLocation()), 4, Kind + "free");
+      } else if (const auto *Delete = dyn_cast<CXXDeleteExpr>(R)) {
+        const Expr *Arg = Delete->getArgument()->IgnoreImpCasts();
+        unsigned Begin = SM.getFileOffset(Delete->getBeginLoc());
+        unsigned ArgBegin = SM.getFileOffset(SM.getExpansionLoc(Arg->getBeginLoc()));
+        P->Edits.replace(Begin, ArgBegin - Begin, Kind + "free(");
+        P->Edits.insert(TokenEnd(SM.getExpansionLoc(Arg->getEndLoc())), ")");
+      }
+    }
+  }
+}
+
 FileRewriter::FileRewriter(ASTContext &Ctx) : P(std::make_unique<Impl>(Ctx)) {}
 FileRewriter::~FileRewriter() = default;
 
@@ -329,7 +374,10 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
 
 bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Output,
                           std::string &Error) {
-  if (P->LastStream) {
+  if (P->LastStream || P->PinnedHelpers || P->RegisteredHelpers) {
+    // Pinned memory alone also brings the pool (its release calls are emitted
+    // anyway); it then holds one unused stream slot.
+    unsigned PoolSize = P->LastStream ? *P->LastStream + 1 : 1;
     for (const InsertionPoint &Where : P->Releases)
       P->insertAt(Where, (Release + "();").str(), "release the streams before CUDA shuts down");
     std::string Pool;
@@ -337,10 +385,12 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
     // Created on first use by whichever host thread gets there first (a
     // compare-and-swap, so two threads never end up on different streams);
     // released before CUDA is torn down, after which they are made afresh.
-    OS << "\n#include <atomic>\n"
-       << "// streamalloc: blocking CUDA streams for the work made asynchronous below, created\n"
+    OS << "\n#include <atomic>\n";
+    if (P->PinnedHelpers || P->RegisteredHelpers)
+      OS << "#include <cstdlib>\n#include <cstring>\n";
+    OS << "// streamalloc: blocking CUDA streams for the work made asynchronous below, created\n"
        << "// on first use. Work left on the legacy default stream still orders with them.\n"
-       << "static std::atomic<cudaStream_t> " << PoolArray << "[" << *P->LastStream + 1 << "];\n"
+       << "static std::atomic<cudaStream_t> " << PoolArray << "[" << PoolSize << "];\n"
        << "static inline cudaStream_t " << Accessor << "(int i) {\n"
        << "  cudaStream_t s = " << PoolArray << "[i].load();\n"
        << "  if (!s) {\n"
@@ -378,6 +428,58 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
          << "    if (cudaEvent_t e = slot.exchange(nullptr))\n"
          << "      cudaEventDestroy(e);\n";
     OS << "}\n";
+    if (P->PinnedHelpers || P->RegisteredHelpers)
+      OS << "// streamalloc: a failed CUDA call here is handled (pageable memory is used), so\n"
+         << "// its error is cleared rather than reported by a later call.\n"
+         << "static inline bool sa_is_page_locked(void *p) {\n"
+         << "  cudaPointerAttributes a;\n"
+         << "  return p && cudaPointerGetAttributes(&a, p) == cudaSuccess &&\n"
+         << "         a.type == cudaMemoryTypeHost;\n"
+         << "}\n";
+    if (P->PinnedHelpers)
+      OS << "// streamalloc: page-locked memory for host buffers that GPU copies use (copies\n"
+         << "// from pageable memory block the host); pageable memory if CUDA has none.\n"
+         << "static inline void *sa_pinned_malloc(size_t bytes) {\n"
+         << "  void *p = nullptr;\n"
+         << "  if (cudaMallocHost(&p, bytes) == cudaSuccess)\n"
+         << "    return p;\n"
+         << "  (void)cudaGetLastError();\n"
+         << "  return malloc(bytes);\n"
+         << "}\n"
+         << "static inline void *sa_pinned_calloc(size_t count, size_t size) {\n"
+         << "  if (size && count > (size_t)-1 / size)\n"
+         << "    return nullptr;\n"
+         << "  void *p = sa_pinned_malloc(count * size);\n"
+         << "  if (p)\n"
+         << "    memset(p, 0, count * size);\n"
+         << "  return p;\n"
+         << "}\n"
+         << "static inline void sa_pinned_free(void *p) {\n"
+         << "  if (sa_is_page_locked(p))\n"
+         << "    cudaFreeHost(p);\n"
+         << "  else\n"
+         << "    free(p);\n"
+         << "}\n";
+    if (P->RegisteredHelpers)
+      OS << "// streamalloc: host buffers that GPU copies use, registered with CUDA (page-locked)\n"
+         << "// for their lifetime; left pageable if registration fails.\n"
+         << "static inline void *sa_register(void *p, size_t bytes) {\n"
+         << "  if (p && bytes && cudaHostRegister(p, bytes, cudaHostRegisterDefault) != "
+            "cudaSuccess)\n"
+         << "    (void)cudaGetLastError();\n"
+         << "  return p;\n"
+         << "}\n"
+         << "static inline void *sa_registered_malloc(size_t bytes) {\n"
+         << "  return sa_register(malloc(bytes), bytes);\n"
+         << "}\n"
+         << "static inline void *sa_registered_calloc(size_t count, size_t size) {\n"
+         << "  return sa_register(calloc(count, size), count * size);\n"
+         << "}\n"
+         << "static inline void sa_registered_free(void *p) {\n"
+         << "  if (sa_is_page_locked(p))\n"
+         << "    cudaHostUnregister(p);\n"
+         << "  free(p);\n"
+         << "}\n";
     // After the last top-level #include before the first edit, so the pool
     // precedes every use.
     unsigned FirstEdit = P->Edits.firstOffset();

@@ -14,6 +14,8 @@
 // CHECK: #include <cstdlib>
 // CHECK-EMPTY:
 // CHECK-NEXT: #include <atomic>
+// CHECK-NEXT: #include <cstdlib>
+// CHECK-NEXT: #include <cstring>
 // CHECK-NEXT: // streamalloc: blocking CUDA streams for the work made asynchronous below, created
 
 __global__ void scale(float *x, float k, int n) {
@@ -26,6 +28,8 @@ int main() {
   const int n = 1 << 20;
   const size_t bytes = n * sizeof(float);
   float *h_x = (float *)malloc(bytes), *h_y = (float *)malloc(bytes);
+  // CHECK: float *h_x = (float *)sa_pinned_malloc(bytes), *h_y = (float *)sa_pinned_malloc(bytes);
+  // CHECK: float *h_z = (float *)malloc(bytes);
   float *h_z = (float *)malloc(bytes);
   for (int i = 0; i < n; ++i)
     h_x[i] = h_y[i] = h_z[i] = 1.0f;
@@ -49,18 +53,21 @@ int main() {
   for (int i = 0; i < n; ++i)
     ref += h_z[i];
   printf("%f %f %f\n", h_x[0], h_y[0], ref);
-  // CHECK: cudaStreamSynchronize(sa_stream(0)); cudaStreamSynchronize(sa_stream(1));  // streamalloc: h_x is read below (written by cudaMemcpy on line 44)
+  // CHECK: cudaStreamSynchronize(sa_stream(0)); cudaStreamSynchronize(sa_stream(1));  // streamalloc: h_x is read below (written by cudaMemcpy on line 48)
   // CHECK-NEXT: printf("%f %f %f\n", h_x[0], h_y[0], ref);
   cudaFree(d_x);
   cudaFree(d_y);
   free(h_x);
   free(h_y);
   free(h_z);
+  // CHECK: sa_pinned_free(h_x);
+  // CHECK: sa_pinned_free(h_y);
+  // CHECK: free(h_z);
   // CHECK: sa_release_streams();  // streamalloc: release the streams before CUDA shuts down
   return 0;
 }
 
 // REPORT: {{.*}}: 6 of 6 GPU ops made asynchronous on 2 stream(s), 1 wait(s) inserted
-// REPORT: {{.*}}:36:3: cudaMemcpy: async on stream 0, waited for before line 51
-// REPORT: {{.*}}:38:3: cudaMemcpy: async on stream 1, waited for before line 51
-// REPORT: {{.*}}:51: wait (conflict) for lines 36, 38, 40, 42, 44, 46: h_x is read below (written by cudaMemcpy on line 44)
+// REPORT: {{.*}}:40:3: cudaMemcpy: async on stream 0, waited for before line 55
+// REPORT: {{.*}}:42:3: cudaMemcpy: async on stream 1, waited for before line 55
+// REPORT: {{.*}}:55: wait (conflict) for lines 40, 42, 44, 46, 48, 50: h_x is read below (written by cudaMemcpy on line 48)

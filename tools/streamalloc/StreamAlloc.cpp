@@ -62,6 +62,15 @@ cl::opt<unsigned> MaxStreams("max-streams",
                                       "(default 4; 1 keeps the GPU work in program order)"),
                              cl::init(ScheduleOptions().MaxStreams), cl::value_desc("n"),
                              cl::cat(Category));
+cl::opt<PinMode>
+    Pin("pin", cl::desc("Page-locked host memory for buffers that GPU copies use"),
+        cl::init(PinMode::Auto),
+        cl::values(clEnumValN(PinMode::Auto, "auto", "where the cost model says it pays (default)"),
+                   clEnumValN(PinMode::Alloc, "alloc", "allocate them page-locked where possible"),
+                   clEnumValN(PinMode::Register, "register",
+                              "register them with CUDA for their lifetime where possible"),
+                   clEnumValN(PinMode::Off, "off", "leave host memory pageable")),
+        cl::cat(Category));
 cl::opt<std::string> GraphFile("graph",
                                cl::desc("Write each function's GPU-op dependency graph with the "
                                         "chosen streams to this file (Graphviz DOT)"),
@@ -172,6 +181,7 @@ int main(int argc, const char **argv) {
   PipelineOptions Options;
   Options.Schedule.MaxStreams = MaxStreams;
   Options.WantGraph = !GraphFile.empty();
+  Options.Pin = Pin;
   Options.CudaPath = *Cuda;
   Options.ResourceDir = *ResourceDir;
   Options.Dumps.assign(Dumps.begin(), Dumps.end());

@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace clang {
+class Expr;
 class VarDecl;
 } // namespace clang
 
@@ -43,13 +44,14 @@ struct MemoryObject {
   std::string Name; ///< variable name, or the variable an allocation was first assigned to
   unsigned Line;    ///< declaration or allocation line
   const clang::VarDecl *Var = nullptr; ///< for Variable/DeviceSymbol: its declaration
+  const clang::Expr *Site = nullptr;   ///< for allocations made by an expression: it
 };
 
 class ObjectTable {
 public:
   ObjectTable();
   ObjectId add(ObjectKind Kind, std::string Name, unsigned Line,
-               const clang::VarDecl *Var = nullptr);
+               const clang::VarDecl *Var = nullptr, const clang::Expr *Site = nullptr);
   const MemoryObject &get(ObjectId Id) const { return Objects[Id]; }
   unsigned size() const { return Objects.size(); }
   void print(llvm::raw_ostream &OS) const;

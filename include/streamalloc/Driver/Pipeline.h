@@ -4,6 +4,7 @@
 
 #include "streamalloc/Report/Report.h"
 #include "streamalloc/Schedule/StreamPlan.h"
+#include "streamalloc/Transform/HostPinning.h"
 
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ struct PipelineOptions {
   std::vector<DumpStage> Dumps;
   ScheduleOptions Schedule;
   bool WantGraph = false; ///< fill FileResult::Graph (--graph)
+  PinMode Pin = PinMode::Auto;
 };
 
 struct FileResult {

@@ -29,6 +29,15 @@ struct WaitReport {
   std::vector<unsigned> OpLines; ///< ops it waits for
 };
 
+/// What was done with a host buffer that GPU copies use.
+struct PinReport {
+  std::string Function;
+  std::string Buffer; ///< the variable it was first stored in
+  unsigned Line = 0;  ///< its allocation
+  std::string Action; ///< pageable, allocated page-locked, registered
+  std::string Reason;
+};
+
 struct FileReport {
   std::string File;
   bool Changed = false;
@@ -36,6 +45,7 @@ struct FileReport {
   unsigned Streams = 0;
   std::vector<OpReport> Ops;
   std::vector<WaitReport> Waits;
+  std::vector<PinReport> Buffers;
 };
 
 void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files);

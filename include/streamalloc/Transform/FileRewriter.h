@@ -28,6 +28,7 @@ class FunctionAccesses;
 struct CraResult;
 struct StreamPlan;
 struct InsertionPoint;
+struct PinDecision;
 
 class FileRewriter {
 public:
@@ -42,6 +43,9 @@ public:
   std::vector<unsigned> misplacedWaits(const FunctionAccesses &FA, const CraResult &Cra) const;
 
   void addFunction(const FunctionAccesses &FA, const CraResult &Cra, const StreamPlan &Plan);
+
+  /// Rewrites the allocations and releases of the buffers \p Decisions pin.
+  void addPinning(const std::vector<PinDecision> &Decisions);
 
   /// Adds the stream pool after the last of \p IncludeEnds (offsets just past
   /// top-level #include lines) that precedes the first edit, and applies all
