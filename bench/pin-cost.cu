@@ -33,6 +33,15 @@ static double now() {
 
 static double best(double a, double b) { return a < b ? a : b; }
 
+// Reading the touched memory back into a volatile keeps the compiler from
+// removing malloc + memset + free as dead code.
+static volatile unsigned char sink;
+static void touch(char *p, size_t bytes, int value) {
+  memset(p, value, bytes);
+  for (size_t i = 0; i < bytes; i += 4096)
+    sink = sink + (unsigned char)p[i];
+}
+
 struct Costs {
   double malloc_s, pinned_s, register_s, unregister_s;
 };
@@ -42,19 +51,19 @@ static Costs allocation_costs(size_t bytes, int reps) {
   for (int r = 0; r < reps; ++r) {
     double t = now();
     char *p = (char *)malloc(bytes);
-    memset(p, r, bytes);
+    touch(p, bytes, r);
     free(p);
     c.malloc_s = best(c.malloc_s, now() - t);
 
     t = now();
     char *q = nullptr;
     CHECK(cudaMallocHost((void **)&q, bytes));
-    memset(q, r, bytes);
+    touch(q, bytes, r);
     CHECK(cudaFreeHost(q));
     c.pinned_s = best(c.pinned_s, now() - t);
 
     char *m = (char *)malloc(bytes);
-    memset(m, r, bytes);
+    touch(m, bytes, r);
     t = now();
     CHECK(cudaHostRegister(m, bytes, cudaHostRegisterDefault));
     double mid = now();

@@ -336,7 +336,7 @@ private:
       for (unsigned Op : Misplaced)
         Blocked[Op] = "the wait it needs would fall inside a macro expansion before it";
     }
-    std::vector<PinDecision> Pins = planPinning(FA, Options.Pin, CallsDeviceReset);
+    std::vector<PinDecision> Pins = planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
     if (FileBlockers.empty()) {
       Rewriter.addFunction(FA, Cra, Plan);
       Rewriter.addPinning(Pins);

@@ -1,6 +1,7 @@
 //===- HostPinning.cpp ----------------------------------------------------===//
 #include "streamalloc/Transform/HostPinning.h"
 #include "streamalloc/Access/FunctionAccesses.h"
+#include "streamalloc/CRA/Cra.h"
 #include "streamalloc/Model/ApiModel.h"
 
 #include "../Access/AstUtil.h"
@@ -18,11 +19,12 @@ using namespace clang;
 
 namespace streamalloc {
 
-double PinCostModel::saving(double Bytes, double CopyBytes, unsigned Copies, bool Register) const {
+double PinCostModel::saving(const BufferTraffic &T, bool Register) const {
   constexpr double GB = 1e9;
-  double Saved = Copies * CopyBytes / GB * (1.0 / PageableGBps - 1.0 / PinnedGBps);
-  double Cost = Register ? RegisterFixedSec + RegisterSecPerGB * Bytes / GB
-                         : AllocFixedSec + AllocExtraSecPerGB * Bytes / GB;
+  double Saved = T.H2DBytes / GB * (1.0 / PageableH2DGBps - 1.0 / PinnedGBps) +
+                 T.D2HBytes / GB * (1.0 / PageableD2HGBps - 1.0 / PinnedGBps);
+  double Cost = Register ? RegisterFixedSec + RegisterSecPerGB * T.Bytes / GB
+                         : AllocFixedSec + AllocExtraSecPerGB * T.Bytes / GB;
   return Saved - Cost;
 }
 
@@ -405,31 +407,49 @@ std::optional<double> constantBytes(const Expr *Site, ASTContext &Ctx) {
 
 } // namespace
 
-std::vector<PinDecision> planPinning(const FunctionAccesses &FA, PinMode Mode,
+std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult &Cra, PinMode Mode,
                                      bool FileResetsDevice, const PinCostModel &Costs) {
   std::vector<PinDecision> Decisions;
   ASTContext &Ctx = FA.function().getASTContext();
   const ObjectTable &Objects = FA.objects();
-  // Host allocations the GPU copies of this function use, with how many
-  // copies use each and how many bytes the copies move (when constant).
-  llvm::DenseMap<ObjectId, std::pair<unsigned, double>> Copied;
+  // Host allocations the GPU copies of this function use, with the bytes
+  // the copies move in each direction (-1: the whole buffer, size unknown
+  // here) and the loops each copy sits in.
+  struct Use {
+    double Bytes;
+    bool Reads;
+    std::vector<const Stmt *> Loops;
+  };
+  llvm::DenseMap<ObjectId, std::vector<Use>> Copied;
   for (const GpuOp &Op : FA.ops()) {
     if (Op.Kind != GpuOpKind::Copy)
       continue;
-    std::optional<double> Bytes;
+    double Bytes = -1;
     if (Op.Api && Op.Api->Name == "cudaMemcpy")
       if (const auto *Call = dyn_cast<CallExpr>(Op.Call); Call && Call->getNumArgs() > 2) {
         Expr::EvalResult R;
         if (Call->getArg(2)->EvaluateAsInt(R, Ctx))
           Bytes = (double)R.Val.getInt().getZExtValue();
       }
-    for (auto [Obj, Mode] : Op.Effects.entries())
-      if (Obj != UnknownObject && Objects.get(Obj).Kind == ObjectKind::HostAllocation) {
-        auto &[Count, Moved] = Copied[Obj];
-        ++Count;
-        Moved = std::max(Moved, Bytes.value_or(-1.0));
-      }
+    for (auto [Obj, Access] : Op.Effects.entries())
+      if (Obj != UnknownObject && Objects.get(Obj).Kind == ObjectKind::HostAllocation)
+        Copied[Obj].push_back({Bytes, !(Access & WriteAccess), Cra.Ops[Op.Id].Loops});
   }
+  // The loops around an allocation site, to tell copies repeated per
+  // allocation from copies repeated with it.
+  auto LoopsAround = [&](const Stmt *S) {
+    std::vector<const Stmt *> Loops;
+    for (auto Parents = Ctx.getParents(*S); Parents.size() == 1;
+         Parents = Ctx.getParents(Parents[0])) {
+      const Stmt *P = Parents[0].get<Stmt>();
+      if (!P)
+        break;
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
+        Loops.push_back(P);
+    }
+    return Loops;
+  };
+  constexpr double AssumedTrips = 4; // a loop around a copy but not its allocation
 
   llvm::SmallPtrSet<const Expr *, 8> Done;
   for (ObjectId Obj = 0; Obj < Objects.size(); ++Obj) {
@@ -458,12 +478,22 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, PinMode Mode,
       continue;
     }
     // The cost model: bytes unknown at compile time count as large buffers.
-    double Bytes = constantBytes(D.Site->IgnoreParenCasts(), Ctx).value_or(1e9);
-    double Moved = It->second.second >= 0 ? It->second.second : Bytes;
-    unsigned Copies = It->second.first;
-    bool Register = Mode == PinMode::Register;
-    double Saving = Costs.saving(Bytes, Moved, Copies, Register);
-    if (Mode == PinMode::Auto && Saving <= 0) {
+    BufferTraffic T;
+    T.Bytes = constantBytes(D.Site->IgnoreParenCasts(), Ctx).value_or(1e9);
+    std::vector<const Stmt *> SiteLoops = LoopsAround(D.Site);
+    for (const Use &U : It->second) {
+      double Trips =
+          llvm::any_of(U.Loops, [&](const Stmt *L) { return !llvm::is_contained(SiteLoops, L); })
+              ? AssumedTrips
+              : 1;
+      (U.Reads ? T.H2DBytes : T.D2HBytes) += Trips * (U.Bytes >= 0 ? U.Bytes : T.Bytes);
+      ++T.Copies;
+    }
+    unsigned Copies = T.Copies;
+    double AllocSaving = Costs.saving(T, false), RegisterSaving = Costs.saving(T, true);
+    bool Register =
+        Mode == PinMode::Register || (Mode == PinMode::Auto && RegisterSaving > AllocSaving);
+    if (Mode == PinMode::Auto && std::max(AllocSaving, RegisterSaving) <= 0) {
       D.Why = "pinning it costs more than its " + std::to_string(Copies) + " cop" +
               (Copies == 1 ? "y" : "ies") + " would save (measured cost model)";
     } else {

@@ -28,7 +28,7 @@ int main() {
   const int n = 1 << 20;
   const size_t bytes = n * sizeof(float);
   float *h_x = (float *)malloc(bytes), *h_y = (float *)malloc(bytes);
-  // CHECK: float *h_x = (float *)sa_pinned_malloc(bytes), *h_y = (float *)sa_pinned_malloc(bytes);
+  // CHECK: float *h_x = (float *)sa_registered_malloc(bytes), *h_y = (float *)sa_registered_malloc(bytes);
   // CHECK: float *h_z = (float *)malloc(bytes);
   float *h_z = (float *)malloc(bytes);
   for (int i = 0; i < n; ++i)
@@ -60,8 +60,8 @@ int main() {
   free(h_x);
   free(h_y);
   free(h_z);
-  // CHECK: sa_pinned_free(h_x);
-  // CHECK: sa_pinned_free(h_y);
+  // CHECK: sa_registered_free(h_x);
+  // CHECK: sa_registered_free(h_y);
   // CHECK: free(h_z);
   // CHECK: sa_release_streams();  // streamalloc: release the streams before CUDA shuts down
   return 0;

@@ -1,11 +1,11 @@
-// Host buffers that GPU copies use, made by malloc, calloc and new[] and
-// released by free and delete[] in the same function, are allocated
+// --pin=alloc: host buffers that GPU copies use, made by malloc, calloc and
+// new[] and released by free and delete[] in the same function, are allocated
 // page-locked (copies from pageable memory block the host); a helper that
 // only reads through the pointer does not stop it. A buffer no copy uses is
 // left alone.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report --pin=alloc
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %nvcc %t.out.cu

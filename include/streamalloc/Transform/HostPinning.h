@@ -33,26 +33,35 @@ class FunctionAccesses;
 struct CraResult;
 
 enum class PinMode {
-  Auto,     ///< cost model decides (allocating pinned, when legal, is never slower)
+  Auto,     ///< the cost model picks allocating, registering or neither
   Alloc,    ///< allocate page-locked (cudaMallocHost) where legal
   Register, ///< cudaHostRegister after malloc, unregister before free, where legal
   Off       ///< leave host memory alone
 };
 
-/// Measured on the H200 by bench/pin-cost.cu (docs/results.md).
-struct PinCostModel {
-  double PageableGBps = 6.0; ///< cudaMemcpy from/to pageable memory
-  double PinnedGBps = 53.0;  ///< the same from/to page-locked memory
-  /// Extra time to allocate+free page-locked memory instead of malloc+free,
-  /// first touch included (negative: cudaMallocHost pre-faults the pages).
-  double AllocExtraSecPerGB = -0.2;
-  double AllocFixedSec = 30e-6;    ///< cudaMallocHost + cudaFreeHost of a small buffer
-  double RegisterSecPerGB = 0.108; ///< cudaHostRegister + cudaHostUnregister
-  double RegisterFixedSec = 30e-6;
+/// Host-side traffic of one buffer, as the cost model sees it.
+struct BufferTraffic {
+  double Bytes = 0;    ///< allocation size (1 GB when not a compile-time constant)
+  double H2DBytes = 0; ///< bytes copies read from it per allocation (loops count 4 times)
+  double D2HBytes = 0; ///< bytes copies write into it per allocation
+  unsigned Copies = 0; ///< copy ops that use it
+};
 
-  /// Seconds saved (positive) by pinning \p Bytes that \p Copies copies of
-  /// \p CopyBytes each move, by allocating (\p Register false) or registering.
-  double saving(double Bytes, double CopyBytes, unsigned Copies, bool Register) const;
+/// Constants measured on the H200 by bench/pin-cost.cu (docs/results.md).
+struct PinCostModel {
+  double PageableH2DGBps = 9.0, PageableD2HGBps = 15.6; ///< cudaMemcpy, pageable memory
+  double PinnedGBps = 55.4;                             ///< the same, page-locked memory
+  /// cudaMallocHost + cudaFreeHost instead of malloc + free, first touch
+  /// included: per GB (0.04-0.11 measured) and per allocation.
+  double AllocExtraSecPerGB = 0.07, AllocFixedSec = 634e-6;
+  /// cudaHostRegister + cudaHostUnregister of malloc'd memory.
+  double RegisterSecPerGB = 0.06, RegisterFixedSec = 112e-6;
+
+  /// Seconds saved (negative: lost) by pinning a buffer with \p Traffic,
+  /// by allocating it page-locked or (\p Register) registering it. Counts
+  /// only the faster copies; the overlap that page-locked memory allows on
+  /// top (an asynchronous copy no longer blocks the host) is not counted.
+  double saving(const BufferTraffic &Traffic, bool Register) const;
 };
 
 enum class PinAction { Pageable, AllocPinned, Register };
@@ -67,8 +76,9 @@ struct PinDecision {
   std::vector<const clang::Expr *> Releases; ///< free calls and delete[] expressions
 };
 
-/// Decides for every host allocation of \p FA that a GPU copy uses.
-std::vector<PinDecision> planPinning(const FunctionAccesses &FA, PinMode Mode,
+/// Decides for every host allocation of \p FA that a GPU copy uses (\p Cra
+/// tells which copies sit in loops).
+std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult &Cra, PinMode Mode,
                                      bool FileResetsDevice, const PinCostModel &Costs = {});
 
 llvm::StringRef pinActionName(PinAction Action);
