@@ -418,6 +418,7 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
   struct Use {
     double Bytes;
     bool Reads;
+    bool Async;
     std::vector<const Stmt *> Loops;
   };
   llvm::DenseMap<ObjectId, std::vector<Use>> Copied;
@@ -433,7 +434,8 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
       }
     for (auto [Obj, Access] : Op.Effects.entries())
       if (Obj != UnknownObject && Objects.get(Obj).Kind == ObjectKind::HostAllocation)
-        Copied[Obj].push_back({Bytes, !(Access & WriteAccess), Cra.Ops[Op.Id].Loops});
+        Copied[Obj].push_back(
+            {Bytes, !(Access & WriteAccess), Cra.Ops[Op.Id].Async, Cra.Ops[Op.Id].Loops});
   }
   // The loops around an allocation site, to tell copies repeated per
   // allocation from copies repeated with it.
@@ -493,13 +495,19 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
     double AllocSaving = Costs.saving(T, false), RegisterSaving = Costs.saving(T, true);
     bool Register =
         Mode == PinMode::Register || (Mode == PinMode::Auto && RegisterSaving > AllocSaving);
-    if (Mode == PinMode::Auto && std::max(AllocSaving, RegisterSaving) <= 0) {
+    // An asynchronous copy from or to pageable memory blocks the host until
+    // the work queued before it has finished, so pinning is what lets the
+    // host run ahead at all; its worth (the GPU time queued before the copy)
+    // is not known here, but measured on the bench suite it is the main gain.
+    bool AnyAsync = llvm::any_of(It->second, [](const Use &U) { return U.Async; });
+    if (Mode == PinMode::Auto && !AnyAsync && std::max(AllocSaving, RegisterSaving) <= 0) {
       D.Why = "pinning it costs more than its " + std::to_string(Copies) + " cop" +
               (Copies == 1 ? "y" : "ies") + " would save (measured cost model)";
     } else {
       D.Action = Register ? PinAction::Register : PinAction::AllocPinned;
-      D.Why = "so that its " + std::to_string(Copies) + " cop" + (Copies == 1 ? "y" : "ies") +
-              " can run asynchronously at full speed";
+      D.Why = AnyAsync ? std::string("asynchronous copies of pageable memory block the host")
+                       : "so that its " + std::to_string(Copies) + " cop" +
+                             (Copies == 1 ? "y" : "ies") + " run at full speed";
       for (const Expr *S : Tracer.Sites)
         Done.insert(S);
       D.Releases = Tracer.Releases;

@@ -49,6 +49,6 @@ int main() {
   return 0;
 }
 
-// REPORT: {{.*}}:24: host buffer `a`: allocated page-locked: so that its 1 copy can run asynchronously at full speed
-// REPORT: {{.*}}:26: host buffer `b`: allocated page-locked: so that its 1 copy can run asynchronously at full speed
-// REPORT: {{.*}}:28: host buffer `c`: allocated page-locked: so that its 1 copy can run asynchronously at full speed
+// REPORT: {{.*}}:24: host buffer `a`: allocated page-locked: asynchronous copies of pageable memory block the host
+// REPORT: {{.*}}:26: host buffer `b`: allocated page-locked: asynchronous copies of pageable memory block the host
+// REPORT: {{.*}}:28: host buffer `c`: allocated page-locked: asynchronous copies of pageable memory block the host
