@@ -1,0 +1,130 @@
+//===- StreamPlanTest.cpp - Stream assignment, events, waits per stream ----===//
+#include "streamalloc/Schedule/StreamPlan.h"
+#include "streamalloc/Access/FunctionAccesses.h"
+#include "streamalloc/Access/FunctionSummary.h"
+#include "streamalloc/CRA/Cra.h"
+
+#include "Support/ParseCuda.h"
+
+#include "gtest/gtest.h"
+
+using namespace streamalloc;
+using namespace streamalloc::test;
+
+namespace {
+
+const char *Prelude = R"cu(
+__global__ void fill(float *p, float v) { p[threadIdx.x] = v; }
+__global__ void add(const float *a, const float *b, float *c) { c[threadIdx.x] = a[threadIdx.x] + b[threadIdx.x]; }
+)cu";
+
+struct Planned {
+  std::unique_ptr<clang::ASTUnit> AST;
+  FunctionSummaries Device;
+  std::unique_ptr<FunctionAccesses> FA;
+  CraResult Cra;
+  StreamPlan Plan;
+
+  Planned(const std::string &Body, unsigned MaxStreams = 4) {
+    AST = parseCuda(std::string(Prelude) + "void run(int n) {\n" + Body + "\n}\n");
+    const clang::FunctionDecl *F = findFunction(*AST, "run");
+    FA = std::make_unique<FunctionAccesses>(*F, AST->getASTContext(), Device);
+    std::vector<std::string> Blocked(FA->ops().size());
+    Cra = runCra(*FA, Blocked);
+    ScheduleOptions Options;
+    Options.MaxStreams = MaxStreams;
+    Plan = planStreams(*FA, Cra, Options);
+    if (Plan.NumStreams > 1) {
+      Cra = runCra(*FA, Blocked, {}, &Plan.StreamOf);
+      Plan.bindWaits(Cra);
+    }
+  }
+  unsigned stream(unsigned Op) const { return *Plan.StreamOf[Op]; }
+};
+
+const char *TwoChains = R"cu(float ha[16], hb[16], *da, *db;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+cudaMemcpy(da, ha, 64, cudaMemcpyHostToDevice);
+cudaMemcpy(db, hb, 64, cudaMemcpyHostToDevice);
+fill<<<1, 16>>>(da, 1.0f);
+fill<<<1, 16>>>(db, 2.0f);
+cudaMemcpy(ha, da, 64, cudaMemcpyDeviceToHost);
+ha[0] += 1.0f;
+cudaMemcpy(hb, db, 64, cudaMemcpyDeviceToHost);
+hb[0] += 1.0f;)cu";
+
+TEST(StreamPlan, IndependentChainsGetStreamsOfTheirOwnWithoutEvents) {
+  Planned P(TwoChains);
+  ASSERT_EQ(P.FA->ops().size(), 6u);
+  EXPECT_EQ(P.Plan.NumStreams, 2u);
+  EXPECT_EQ(P.stream(0), P.stream(2));
+  EXPECT_EQ(P.stream(2), P.stream(4));
+  EXPECT_EQ(P.stream(1), P.stream(3));
+  EXPECT_NE(P.stream(0), P.stream(1));
+  EXPECT_EQ(P.Plan.NumEvents, 0u);
+}
+
+TEST(StreamPlan, WaitForOneChainLeavesTheOtherPending) {
+  Planned P(TwoChains);
+  // `ha[0] += 1` waits for chain a's stream only; `hb[0] += 1` then waits
+  // for chain b's.
+  ASSERT_EQ(P.Cra.Waits.size(), 2u);
+  EXPECT_EQ(P.Plan.WaitStreams[0], std::vector<unsigned>{P.stream(0)});
+  EXPECT_EQ(P.Plan.WaitStreams[1], std::vector<unsigned>{P.stream(1)});
+  EXPECT_EQ(P.Cra.Waits[0].Covers, (std::vector<unsigned>{0, 2, 4}));
+}
+
+TEST(StreamPlan, BoundOfOneKeepsEverythingInProgramOrder) {
+  Planned P(TwoChains, 1);
+  EXPECT_EQ(P.Plan.NumStreams, 1u);
+  for (unsigned Op = 0; Op < 6; ++Op)
+    EXPECT_EQ(P.stream(Op), 0u);
+  EXPECT_EQ(P.Plan.NumEvents, 0u);
+  // One stream: the wait for chain a also waits for chain b's pending ops.
+  ASSERT_EQ(P.Cra.Waits.size(), 2u);
+  EXPECT_EQ(P.Cra.Waits[0].Covers, (std::vector<unsigned>{0, 1, 2, 3, 4}));
+}
+
+TEST(StreamPlan, JoinRecordsAnEventAfterTheOtherProducer) {
+  Planned P(R"cu(float ha[16], hb[16], hc[16], *da, *db, *dc;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+cudaMalloc(&dc, 64);
+cudaMemcpy(da, ha, 64, cudaMemcpyHostToDevice);
+cudaMemcpy(db, hb, 64, cudaMemcpyHostToDevice);
+add<<<1, 16>>>(da, db, dc);
+cudaMemcpy(hc, dc, 64, cudaMemcpyDeviceToHost);
+hc[0] += 1.0f;)cu");
+  EXPECT_EQ(P.stream(2), P.stream(1)); // continues the later upload's stream
+  ASSERT_EQ(P.Plan.NumEvents, 1u);
+  EXPECT_EQ(P.Plan.Records[0].Op, 0u);
+  EXPECT_EQ(P.Plan.Records[0].Stream, P.stream(0));
+  ASSERT_EQ(P.Plan.EventWaits.size(), 1u);
+  EXPECT_EQ(P.Plan.EventWaits[0].Op, 2u);
+  EXPECT_EQ(P.Plan.EventWaits[0].Waiter, P.stream(2));
+}
+
+TEST(StreamPlan, DependencyOverTheBackEdgeIsCarriedByTheLoop) {
+  Planned P(R"cu(float *dx, *dy, h[16];
+cudaMalloc(&dx, 64);
+cudaMalloc(&dy, 64);
+for (int i = 0; i < n; ++i) {
+  fill<<<1, 16>>>(dx, 1.0f);
+  fill<<<1, 16>>>(dy, 2.0f);
+  add<<<1, 16>>>(dx, dy, dy);
+}
+cudaMemcpy(h, dy, 64, cudaMemcpyDeviceToHost);
+h[0] += 1.0f;)cu");
+  bool Carried = false;
+  for (const Dependency &E : P.Plan.Edges)
+    Carried |= E.From == 2 && E.To == 0 && E.LoopCarried;
+  EXPECT_TRUE(Carried);
+  EXPECT_NE(P.stream(0), P.stream(2));
+  bool WaitsBeforeFirst = false;
+  for (const EventWait &W : P.Plan.EventWaits)
+    WaitsBeforeFirst |= W.Op == 0;
+  EXPECT_TRUE(WaitsBeforeFirst);
+}
+
+} // namespace

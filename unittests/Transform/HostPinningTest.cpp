@@ -1,0 +1,92 @@
+//===- HostPinningTest.cpp - Which host buffers are pinned, and why --------===//
+#include "streamalloc/Transform/HostPinning.h"
+#include "streamalloc/Access/FunctionAccesses.h"
+#include "streamalloc/Access/FunctionSummary.h"
+#include "streamalloc/CRA/Cra.h"
+
+#include "Support/ParseCuda.h"
+
+#include "gtest/gtest.h"
+
+using namespace streamalloc;
+using namespace streamalloc::test;
+
+namespace {
+
+std::vector<PinDecision> pin(const std::string &Code, PinMode Mode = PinMode::Auto) {
+  auto AST = parseCuda("#include <cstdlib>\nfloat *g;\nvoid sink(float *);\n" + Code);
+  FunctionSummaries Device;
+  FunctionAccesses FA(*findFunction(*AST, "run"), AST->getASTContext(), Device);
+  CraResult Cra = runCra(FA, std::vector<std::string>(FA.ops().size()));
+  std::vector<PinDecision> D = planPinning(FA, Cra, Mode, false);
+  for (PinDecision &P : D) // the AST dies here
+    P.Site = nullptr, P.Releases.clear();
+  return D;
+}
+
+TEST(HostPinning, BufferFreedWhereItIsAllocatedIsPinned) {
+  auto D = pin(R"cu(void run(float *d) {
+  float *h = (float *)malloc(1 << 26);
+  cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+  free(h);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Name, "h");
+  EXPECT_EQ(D[0].Action, PinAction::Register); // measured: cheaper than allocating
+}
+
+TEST(HostPinning, AllocModeAllocatesPageLocked) {
+  auto D = pin(R"cu(void run(float *d) {
+  float *h = (float *)malloc(1 << 26);
+  cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+  free(h);
+})cu",
+               PinMode::Alloc);
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::AllocPinned);
+}
+
+TEST(HostPinning, BufferStoredInAGlobalStaysPageable) {
+  auto D = pin(R"cu(void run(float *d) {
+  float *h = (float *)malloc(1 << 26);
+  cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+  g = h;
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Pageable);
+  EXPECT_NE(D[0].Why.find("`g`"), std::string::npos) << D[0].Why;
+}
+
+TEST(HostPinning, BufferPassedToCodeWithoutBodyStaysPageable) {
+  auto D = pin(R"cu(void run(float *d) {
+  float *h = (float *)malloc(1 << 26);
+  cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+  sink(h + 4);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Pageable);
+  EXPECT_NE(D[0].Why.find("`sink`"), std::string::npos) << D[0].Why;
+}
+
+TEST(HostPinning, VariableThatAlsoHoldsAnotherPointerStaysPageable) {
+  auto D = pin(R"cu(void run(float *d, float *other, int c) {
+  float *h = (float *)malloc(1 << 26);
+  if (c)
+    h = other;
+  cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+  free(h);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Pageable);
+}
+
+TEST(HostPinning, CostModelWeighsCopiedBytesAgainstPinningCost) {
+  PinCostModel M;
+  BufferTraffic Small{256, 0, 256, 1};
+  EXPECT_LT(M.saving(Small, true), 0);
+  BufferTraffic Big{1e9, 1e9, 0, 1};
+  EXPECT_GT(M.saving(Big, true), 0);
+  EXPECT_GT(M.saving(Big, true), M.saving(Big, false));
+}
+
+} // namespace
