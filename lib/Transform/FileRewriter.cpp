@@ -388,36 +388,32 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
     OS << "\n#include <atomic>\n";
     if (P->PinnedHelpers || P->RegisteredHelpers)
       OS << "#include <cstdlib>\n#include <cstring>\n";
-    OS << "// streamalloc: blocking CUDA streams for the work made asynchronous below, created\n"
-       << "// on first use. Work left on the legacy default stream still orders with them.\n"
-       << "static std::atomic<cudaStream_t> " << PoolArray << "[" << PoolSize << "];\n"
-       << "static inline cudaStream_t " << Accessor << "(int i) {\n"
-       << "  cudaStream_t s = " << PoolArray << "[i].load();\n"
-       << "  if (!s) {\n"
-       << "    cudaStream_t fresh = nullptr;\n"
-       << "    cudaStreamCreate(&fresh);\n"
-       << "    if (" << PoolArray << "[i].compare_exchange_strong(s, fresh))\n"
-       << "      s = fresh;\n"
-       << "    else\n"
-       << "      cudaStreamDestroy(fresh);\n"
-       << "  }\n"
-       << "  return s;\n"
-       << "}\n";
-    if (P->NumEvents) {
-      OS << "// streamalloc: events that order work on one stream after work on another.\n"
-         << "static std::atomic<cudaEvent_t> " << EventArray << "[" << P->NumEvents << "];\n"
-         << "static inline cudaEvent_t " << EventAccessor << "(int i) {\n"
-         << "  cudaEvent_t e = " << EventArray << "[i].load();\n"
-         << "  if (!e) {\n"
-         << "    cudaEvent_t fresh = nullptr;\n"
-         << "    cudaEventCreateWithFlags(&fresh, cudaEventDisableTiming);\n"
-         << "    if (" << EventArray << "[i].compare_exchange_strong(e, fresh))\n"
-         << "      e = fresh;\n"
+    // One lazily created, thread-safe handle array: `Type Array[Size]` with
+    // accessor `Type Accessor(int)`, made by `Create` (a statement on `fresh`).
+    auto LazyHandles = [&](llvm::StringRef Type, llvm::StringRef Array, llvm::StringRef Accessor,
+                           unsigned Size, llvm::StringRef Create, llvm::StringRef Destroy) {
+      OS << "static std::atomic<" << Type << "> " << Array << "[" << Size << "];\n"
+         << "static inline " << Type << " " << Accessor << "(int i) {\n"
+         << "  " << Type << " h = " << Array << "[i].load();\n"
+         << "  if (!h) {\n"
+         << "    " << Type << " fresh = nullptr;\n"
+         << "    " << Create << ";\n"
+         << "    if (" << Array << "[i].compare_exchange_strong(h, fresh))\n"
+         << "      h = fresh;\n"
          << "    else\n"
-         << "      cudaEventDestroy(fresh);\n"
+         << "      " << Destroy << "(fresh);\n"
          << "  }\n"
-         << "  return e;\n"
+         << "  return h;\n"
          << "}\n";
+    };
+    OS << "// streamalloc: blocking CUDA streams for the work made asynchronous below, created\n"
+       << "// on first use. Work left on the legacy default stream still orders with them.\n";
+    LazyHandles("cudaStream_t", PoolArray, Accessor, PoolSize, "cudaStreamCreate(&fresh)",
+                "cudaStreamDestroy");
+    if (P->NumEvents) {
+      OS << "// streamalloc: events that order work on one stream after work on another.\n";
+      LazyHandles("cudaEvent_t", EventArray, EventAccessor, P->NumEvents,
+                  "cudaEventCreateWithFlags(&fresh, cudaEventDisableTiming)", "cudaEventDestroy");
     }
     OS << "static inline void " << Release << "() {\n"
        << "  for (std::atomic<cudaStream_t> &slot : " << PoolArray << ")\n"

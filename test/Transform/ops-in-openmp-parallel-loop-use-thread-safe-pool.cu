@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 // CHECK: static inline cudaStream_t sa_stream(int i) {
-// CHECK: if (sa_streams_[i].compare_exchange_strong(s, fresh))
+// CHECK: if (sa_streams_[i].compare_exchange_strong(h, fresh))
 
 __global__ void inc(float *x) { x[threadIdx.x] += 1.0f; }
 
