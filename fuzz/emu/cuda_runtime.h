@@ -85,7 +85,7 @@ typedef struct sa_emu_event_ *cudaEvent_t;
 struct sa_emu_block {
   uintptr_t start;
   size_t size;
-  int kind;  // 0 free slot, 1 device, 2 pinned host
+  int kind;  // 0 free slot, 1 device, 2 pinned host, 3 registered host range (not owned)
 };
 
 enum { SA_EMU_MAX_ALLOCS = 1 << 16 };
@@ -167,11 +167,51 @@ cudaError_t cudaHostAlloc(T **p, size_t n, unsigned int) { return cudaMallocHost
 inline cudaError_t cudaFreeHost(void *p) {
   return sa_emu_free(p, 2, "cudaFreeHost of a non-allocation");
 }
+inline int sa_emu_slot() {
+  int i = 0;
+  while (i < sa_emu_nblocks_ && sa_emu_blocks_[i].kind != 0) ++i;
+  if (i == SA_EMU_MAX_ALLOCS) sa_emu_fail("too many allocations", nullptr, 0);
+  if (i == sa_emu_nblocks_) ++sa_emu_nblocks_;
+  return i;
+}
+// Registration is tracked like the real runtime does: registering a range twice, or
+// unregistering what is not registered, is an error (here: a loud failure).
 inline cudaError_t cudaHostRegister(void *p, size_t n, unsigned int) {
   sa_emu_host_range(p, n, "cudaHostRegister of device memory");
+  if (sa_emu_find(p, 0, 3) || sa_emu_find(p, 0, 2))
+    sa_emu_fail("cudaHostRegister of memory that is already page-locked", p, n);
+  sa_emu_blocks_[sa_emu_slot()] = sa_emu_block{(uintptr_t)p, n, 3};
   return cudaSuccess;
 }
-inline cudaError_t cudaHostUnregister(void *) { return cudaSuccess; }
+inline cudaError_t cudaHostUnregister(void *p) {
+  for (int i = 0; i < sa_emu_nblocks_; ++i)
+    if (sa_emu_blocks_[i].kind == 3 && sa_emu_blocks_[i].start == (uintptr_t)p) {
+      sa_emu_blocks_[i].kind = 0;
+      return cudaSuccess;
+    }
+  sa_emu_fail("cudaHostUnregister of memory that is not registered", p, 0);
+}
+enum cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3
+};
+struct cudaPointerAttributes {
+  cudaMemoryType type;
+  int device;
+  void *devicePointer;
+  void *hostPointer;
+};
+inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void *p) {
+  a->type = sa_emu_find(p, 0, 1)                            ? cudaMemoryTypeDevice
+            : (sa_emu_find(p, 0, 2) || sa_emu_find(p, 0, 3)) ? cudaMemoryTypeHost
+                                                              : cudaMemoryTypeUnregistered;
+  a->device = 0;
+  a->devicePointer = a->type == cudaMemoryTypeUnregistered ? nullptr : (void *)p;
+  a->hostPointer = a->type == cudaMemoryTypeHost ? (void *)p : nullptr;
+  return cudaSuccess;
+}
 
 inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind) {
   if (n == 0) return cudaSuccess;
