@@ -4,6 +4,7 @@
 #include "streamalloc/Model/ApiModel.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -12,14 +13,44 @@ using namespace clang;
 
 namespace streamalloc {
 
-const ApiFunction *modelledCallee(const CallExpr *Call) {
-  const FunctionDecl *F = Call->getDirectCallee();
-  if (!F || !F->getIdentifier())
+namespace {
+bool inStd(const Decl *D) { return D->getDeclContext()->getRedeclContext()->isStdNamespace(); }
+} // namespace
+
+const ApiFunction *modelledFunction(const FunctionDecl *F) {
+  if (!F)
     return nullptr;
+  std::string Name = F->getNameAsString();
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && !M->isStatic()) {
+    const CXXRecordDecl *RD = M->getParent();
+    if (!RD->getIdentifier() || !inStd(RD))
+      return nullptr;
+    return lookupApi("std::" + RD->getName().str() + "::" + Name);
+  }
   const DeclContext *DC = F->getDeclContext()->getRedeclContext();
-  if (!DC->isTranslationUnit() && !DC->isStdNamespace())
+  if (DC->isStdNamespace()) {
+    if (const ApiFunction *Row = lookupApi("std::" + Name))
+      return Row;
+  } else if (!DC->isTranslationUnit()) {
     return nullptr;
-  return lookupApi(F->getName());
+  }
+  if (!F->getIdentifier())
+    return nullptr; // operators and conversions: only as std:: rows
+  return lookupApi(Name);
+}
+
+const ApiFunction *modelledCallee(const CallExpr *Call) {
+  return modelledFunction(Call->getDirectCallee());
+}
+
+const ApiFunction *modelledClass(const CXXRecordDecl *RD) {
+  if (!RD || !RD->getIdentifier() || !inStd(RD))
+    return nullptr;
+  return lookupApi("std::" + RD->getName().str());
+}
+
+bool isDeviceFunction(const FunctionDecl &F) {
+  return F.hasAttr<CUDAGlobalAttr>() || (F.hasAttr<CUDADeviceAttr>() && !F.hasAttr<CUDAHostAttr>());
 }
 
 std::string calleeName(const CallExpr *Call) {

@@ -10,8 +10,17 @@ namespace streamalloc {
 struct ApiFunction;
 
 /// The API-table row for the function \p Call calls, if it is a modelled
-/// global (or std::) function.
+/// global or std:: function, or a member function of a modelled std class.
 const ApiFunction *modelledCallee(const clang::CallExpr *Call);
+
+/// The row for a function declaration (see lookupApi for the names).
+const ApiFunction *modelledFunction(const clang::FunctionDecl *F);
+
+/// The row of the class \p RD (a std class the model knows), if any.
+const ApiFunction *modelledClass(const clang::CXXRecordDecl *RD);
+
+/// Whether \p F is a kernel or a function only device code may call.
+bool isDeviceFunction(const clang::FunctionDecl &F);
 
 /// Name of the called function, or "a function pointer".
 std::string calleeName(const clang::CallExpr *Call);

@@ -3,8 +3,9 @@
 #include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/Model/ApiModel.h"
 
+#include "AccessWalker.h"
 #include "AstUtil.h"
-#include "PointsTo.h"
+#include "Registry.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -13,84 +14,68 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
-#include <optional>
-
 using namespace clang;
 
 namespace streamalloc {
 
-struct FunctionAccesses::Impl {
-  const FunctionDecl &F;
-  ASTContext &Ctx;
-  FunctionSummaries &Device;
-  ObjectTable Objects;
-  PointsTo Pts;
-  std::vector<GpuOp> Ops;
-  llvm::DenseMap<const Expr *, unsigned> OpIndex;
-  ObjectId output() const { return OutputObject; }
-
-  Impl(const FunctionDecl &F, ASTContext &Ctx, FunctionSummaries &Device)
-      : F(F), Ctx(Ctx), Device(Device), Pts(F, Ctx, Objects) {}
-
-  unsigned lineOf(SourceLocation L) const {
-    const SourceManager &SM = Ctx.getSourceManager();
-    return SM.getSpellingLineNumber(SM.getFileLoc(L));
-  }
-  unsigned columnOf(SourceLocation L) const {
-    const SourceManager &SM = Ctx.getSourceManager();
-    return SM.getSpellingColumnNumber(SM.getFileLoc(L));
-  }
-
-  void collectOps(const Stmt *S);
-  GpuOp makeApiOp(const CallExpr *Call, const ApiFunction &Api);
-  GpuOp makeLaunch(const CUDAKernelCallExpr *Launch);
-};
-
 namespace {
-
-/// Walks a statement and records what it reads and writes on the host.
-class HostAccessVisitor {
-public:
-  HostAccessVisitor(FunctionAccesses::Impl &P, StmtAccesses &Out, bool MayNotRun, const Stmt *Skip)
-      : P(P), Out(Out), MayNotRun(MayNotRun), Skip(Skip) {}
-
-  void visit(const Stmt *S, uint8_t Mode = ReadAccess);
-
-private:
-  FunctionAccesses::Impl &P;
-  StmtAccesses &Out;
-  unsigned Conditional = 0; ///< inside a part of the statement that may not run
-  bool MayNotRun;           ///< the statement itself sits in a branch or loop body
-  const Stmt *Skip;         ///< a subtree not to visit
-
-  void unknown(std::string Why) {
-    if (!Out.Host.touchesUnknown() && Out.UnknownWhy.empty())
-      Out.UnknownWhy = std::move(Why);
-    Out.Host.add(UnknownObject, ReadWriteAccess);
-  }
-  void add(const Pointees &Pt, uint8_t Mode) { Pt.addTo(Out.Host, Mode, Out.UnknownWhy); }
-
-  void visitAddress(const Expr *E);
-  void visitPointerValue(const Expr *Base);
-  void accessLValue(const Expr *E, uint8_t Mode);
-  void visitCall(const CallExpr *Call);
-  void visitApiCall(const CallExpr *Call, const ApiFunction &Api);
-  /// The definition of a host function whose summary can stand for a call.
-  static const FunctionDecl *summarisableCallee(const CallExpr *Call);
-  void applySummary(const CallExpr *Call, const FunctionDecl &Callee);
-};
 
 bool isLValueAccess(const Expr *E) {
   if (!E->isGLValue())
     return false;
   E = E->IgnoreParens();
   if (isa<DeclRefExpr, ArraySubscriptExpr, MemberExpr>(E))
-    return true;
+    return !isa<MemberExpr>(E) || isa<FieldDecl, VarDecl>(cast<MemberExpr>(E)->getMemberDecl());
   const auto *UO = dyn_cast<UnaryOperator>(E);
   return UO && UO->getOpcode() == UO_Deref;
 }
 
-void HostAccessVisitor::visit(const Stmt *S, uint8_t Mode) {
+/// Walks a statement and records what it reads and writes (on the host, or
+/// on the device for device code).
+class AccessWalker {
+public:
+  AccessWalker(PointsTo &Pts, StmtAccesses &Out, bool MayNotRun, const Stmt *Skip,
+               const llvm::DenseMap<const Expr *, unsigned> *OpIds)
+      : Pts(Pts), Out(Out), MayNotRun(MayNotRun), Skip(Skip), OpIds(OpIds), Device(Pts.isDevice()) {
+  }
+
+  void visit(const Stmt *S, uint8_t Mode = ReadAccess);
+
+private:
+  PointsTo &Pts;
+  StmtAccesses &Out;
+  unsigned Conditional = 0; ///< inside a part of the statement that may not run
+  bool MayNotRun;           ///< the statement itself sits in a branch or loop body
+  const Stmt *Skip;         ///< a subtree not to visit
+  const llvm::DenseMap<const Expr *, unsigned> *OpIds;
+  bool Device;
+
+  void unknown(std::string Why, uint8_t Mode = ReadWriteAccess) {
+    if (!Out.Host.touchesUnknown() && Out.UnknownWhy.empty())
+      Out.UnknownWhy = std::move(Why);
+    Out.Host.add(UnknownObject, Mode);
+  }
+  void add(const Pointees &Pt, uint8_t Mode) { Pts.addAccess(Out.Host, Pt, Mode, Out.UnknownWhy); }
+  void recordOp(const Expr *Call) {
+    Out.PerformsGpuOps = true;
+    if (OpIds)
+      if (auto It = OpIds->find(Call); It != OpIds->end())
+        Out.Ops.push_back(It->second);
+  }
+
+  void visitAddress(const Expr *E);
+  void visitPointerValue(const Expr *Base);
+  void visitObject(const CallSite &C);
+  void accessLValue(const Expr *E, uint8_t Mode);
+  void visitCall(const CallExpr *Call);
+  void visitConstruct(const CXXConstructExpr *CE, const LValue *Constructed);
+  void visitApiCall(const CallSite &C, const ApiFunction &Api);
+  void applySummary(const CallSite &C, const FunctionDecl &Callee);
+  void visitDestructor(const CXXRecordDecl *RD, const LValue &Object, const Expr *Site,
+                       const char *What);
+};
+
+void AccessWalker::visit(const Stmt *S, uint8_t Mode) {
   if (!S || S == Skip)
     return;
   if (const auto *E = dyn_cast<Expr>(S); E && isLValueAccess(E)) {
@@ -116,8 +101,9 @@ void HostAccessVisitor::visit(const Stmt *S, uint8_t Mode) {
     return;
   }
   if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S)) {
-    if (auto It = P.OpIndex.find(Launch); It != P.OpIndex.end())
-      Out.Ops.push_back(It->second);
+    recordOp(Launch);
+    if (Device)
+      unknown("a kernel launched from device code");
     // The configuration (grid, block, shared memory, stream) and arguments
     // are read at launch; the configuration call itself is the launch.
     if (const CallExpr *Config = Launch->getConfig())
@@ -127,20 +113,36 @@ void HostAccessVisitor::visit(const Stmt *S, uint8_t Mode) {
       visit(Arg, ReadAccess);
     return;
   }
-  if (const auto *Call = dyn_cast<CallExpr>(S))
-    return visitCall(Call);
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    visitCall(Call);
+    // A call that returns a reference (v[i], an accessor) designates memory
+    // that is accessed like any other lvalue.
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+    if (Call->isGLValue() && !(Op && Op->isAssignmentOp()))
+      add(Pts.addressOf(Call), Mode);
+    return;
+  }
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       if (const auto *V = dyn_cast<VarDecl>(D)) {
         if (const Expr *Init = V->getInit()) {
-          if (V->getType()->isReferenceType())
+          const auto *CE = dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit());
+          if (V->getType()->isReferenceType()) {
             visitAddress(Init);
-          else
+          } else if (CE && !isa<CXXTemporaryObjectExpr>(CE)) {
+            LValue Built;
+            if (Pts.isTracked(V))
+              Built.Objects = Pointees::of(Pts.storageOf(V));
+            else
+              Built.Vars.push_back(V);
+            visitConstruct(CE, &Built);
+          } else {
             visit(Init, ReadAccess);
-          if (!V->getType()->isReferenceType() && P.Pts.isTracked(V))
-            Out.Host.add(P.Pts.storageOf(V), WriteAccess);
+          }
+          if (!V->getType()->isReferenceType() && Pts.isTracked(V))
+            add(Pointees::of(Pts.storageOf(V)), WriteAccess);
         }
-        if (const auto *VAT = P.Ctx.getAsVariableArrayType(V->getType()))
+        if (const auto *VAT = Pts.context().getAsVariableArrayType(V->getType()))
           visit(VAT->getSizeExpr(), ReadAccess);
       }
     return;
@@ -149,34 +151,36 @@ void HostAccessVisitor::visit(const Stmt *S, uint8_t Mode) {
     return; // unevaluated
   if (isa<GCCAsmStmt, MSAsmStmt>(S))
     return unknown("inline assembly");
-  if (isa<CXXThrowExpr>(S))
+  if (isa<CXXThrowExpr>(S) && !Device)
     return unknown("a throw expression");
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
-    const ApiFunction *Api = Construct->getType()->getAsCXXRecordDecl() &&
-                                     Construct->getType()->getAsCXXRecordDecl()->getIdentifier()
-                                 ? lookupApi(Construct->getType()->getAsCXXRecordDecl()->getName())
-                                 : nullptr;
-    if (!Construct->getConstructor()->isTrivial() && !(Api && Api->Kind == ApiKind::Pure))
-      unknown("constructor of `" + Construct->getType().getAsString() + "`");
-    for (const Expr *Arg : Construct->arguments())
-      visit(Arg, ReadAccess);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
+    return visitConstruct(CE, nullptr);
+  if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(S)) {
+    visit(Bind->getSubExpr(), ReadAccess);
+    if (!Device) {
+      LValue Temp;
+      Temp.Objects.Temporary = true;
+      Temp.Value = Bind->getSubExpr();
+      visitDestructor(Bind->getType()->getAsCXXRecordDecl(), Temp, Bind, "a temporary");
+    }
     return;
   }
-  if (isa<CXXBindTemporaryExpr>(S))
-    unknown("destructor of a temporary");
   if (const auto *New = dyn_cast<CXXNewExpr>(S)) {
-    if (const CXXConstructExpr *C = New->getConstructExpr(); C && !C->getConstructor()->isTrivial())
-      unknown("constructor called by `new`");
     for (const Stmt *Child : S->children())
-      visit(Child, ReadAccess);
+      if (Child != New->getConstructExpr())
+        visit(Child, ReadAccess);
+    if (const CXXConstructExpr *C = New->getConstructExpr()) {
+      LValue Built = LValue::of(Pts.pointees(New));
+      visitConstruct(C, &Built);
+    }
     return;
   }
   if (const auto *Delete = dyn_cast<CXXDeleteExpr>(S)) {
     visit(Delete->getArgument(), ReadAccess);
-    add(P.Pts.pointees(Delete->getArgument()), WriteAccess);
-    if (const CXXRecordDecl *RD = Delete->getDestroyedType()->getAsCXXRecordDecl();
-        RD && RD->hasDefinition() && !RD->hasTrivialDestructor())
-      unknown("destructor called by `delete`");
+    Pointees Freed = Pts.pointees(Delete->getArgument());
+    add(Freed, WriteAccess);
+    if (const CXXRecordDecl *RD = Delete->getDestroyedType()->getAsCXXRecordDecl())
+      visitDestructor(RD, LValue::of(Freed), Delete, "`delete`");
     return;
   }
   if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
@@ -184,8 +188,8 @@ void HostAccessVisitor::visit(const Stmt *S, uint8_t Mode) {
     // runs only when called (a call the analysis does not follow).
     for (const LambdaCapture &C : Lambda->captures())
       if (C.capturesVariable() && C.getCaptureKind() == LCK_ByCopy)
-        if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar()); V && P.Pts.isTracked(V))
-          Out.Host.add(P.Pts.storageOf(V), ReadAccess);
+        if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar()); V && Pts.isTracked(V))
+          add(Pointees::of(Pts.storageOf(V)), ReadAccess);
     return;
   }
   if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(S))
@@ -202,7 +206,7 @@ void HostAccessVisitor::visit(const Stmt *S, uint8_t Mode) {
   }
 }
 
-void HostAccessVisitor::visitAddress(const Expr *E) {
+void AccessWalker::visitAddress(const Expr *E) {
   E = E->IgnoreParens();
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
     visitPointerValue(AS->getBase());
@@ -219,107 +223,172 @@ void HostAccessVisitor::visitAddress(const Expr *E) {
   }
 }
 
-void HostAccessVisitor::visitPointerValue(const Expr *Base) {
+void AccessWalker::visitPointerValue(const Expr *Base) {
   if (Base->IgnoreParenImpCasts()->getType()->isArrayType())
     visitAddress(Base->IgnoreParenImpCasts());
   else
     visit(Base, ReadAccess);
 }
 
-void HostAccessVisitor::accessLValue(const Expr *E, uint8_t Mode) {
+void AccessWalker::accessLValue(const Expr *E, uint8_t Mode) {
   visitAddress(E);
-  add(P.Pts.addressOf(E), Mode);
+  add(Pts.addressOf(E), Mode);
 }
 
-void HostAccessVisitor::visitCall(const CallExpr *Call) {
+/// The object a member function is called on: evaluated, not accessed (the
+/// callee's summary or model says what it touches).
+void AccessWalker::visitObject(const CallSite &C) {
+  if (!C.Object)
+    return;
+  if (C.ObjectIsPointer)
+    visit(C.Object, ReadAccess);
+  else
+    visitAddress(C.Object);
+}
+
+void AccessWalker::visitCall(const CallExpr *Call) {
   if (isTrivialAssignment(Call)) {
     visit(Call->getArg(1), ReadAccess);
     visit(Call->getArg(0), WriteAccess);
     return;
   }
-  if (const ApiFunction *Api = modelledCallee(Call))
-    return visitApiCall(Call, *Api);
-  if (const FunctionDecl *Def = summarisableCallee(Call)) {
-    for (const Stmt *Child : Call->children())
-      visit(Child, ReadAccess);
-    return applySummary(Call, *Def);
+  CallTarget Target = resolveCall(Call, Device);
+  CallSite C = CallSite::of(Call);
+  auto VisitOperands = [&] {
+    visitObject(C);
+    if (!isa<CXXMemberCallExpr>(Call) && !(C.Object && isa<CXXOperatorCallExpr>(Call)))
+      visit(Call->getCallee(), ReadAccess);
+    for (const Expr *Arg : C.Args)
+      visit(Arg, ReadAccess);
+  };
+  if (Target.Api)
+    return visitApiCall(C, *Target.Api);
+  if (Target.Def) {
+    VisitOperands();
+    return applySummary(C, *Target.Def);
   }
-  // Evaluating the callee and the arguments, then a call the first version
-  // cannot see into.
-  for (const Stmt *Child : Call->children())
-    visit(Child, ReadAccess);
-  if (const FunctionDecl *F = Call->getDirectCallee())
-    if (F->getBuiltinID() == Builtin::BI__builtin_expect)
-      return;
-  unknown("call to `" + calleeName(Call) + "`, which has no model or body");
+  VisitOperands();
+  if (Target.Builtin)
+    return;
+  if (Device && C.Callee) {
+    // Builtins, atomics, intrinsics: whatever they are given a pointer to may
+    // be read and written.
+    for (unsigned I = 0; I < C.Args.size(); ++I) {
+      const Expr *Arg = C.Args[I];
+      const ParmVarDecl *Param = I < C.Callee->getNumParams() ? C.Callee->getParamDecl(I) : nullptr;
+      if (Param && Param->getType()->isReferenceType())
+        add(Pts.addressOf(Arg), ReadWriteAccess);
+      else if (Arg->getType()->isPointerType() || Arg->getType()->isArrayType())
+        add(Pts.pointees(Arg), ReadWriteAccess);
+    }
+    return;
+  }
+  unknown(Target.Why);
 }
 
-const FunctionDecl *HostAccessVisitor::summarisableCallee(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
+void AccessWalker::visitConstruct(const CXXConstructExpr *CE, const LValue *Constructed) {
+  CallTarget Target = resolveCall(CE, Device);
+  CallSite C = CallSite::of(CE);
+  LValue Temp;
+  Temp.Objects.Temporary = true;
+  Temp.Value = CE;
+  C.Constructed = Constructed ? Constructed : &Temp;
+  if (Target.Api)
+    return visitApiCall(C, *Target.Api);
+  for (const Expr *Arg : C.Args)
+    visit(Arg, ReadAccess);
+  if (Target.Builtin)
+    return;
+  if (Target.Def)
+    return applySummary(C, *Target.Def);
+  if (!Device)
+    unknown(Target.Why);
+}
+
+void AccessWalker::visitDestructor(const CXXRecordDecl *RD, const LValue &Object, const Expr *Site,
+                                   const char *What) {
+  if (!RD || !RD->hasDefinition() || RD->hasTrivialDestructor())
+    return;
+  if (const ApiFunction *Row = modelledClass(RD); Row && Row->Kind == ApiKind::ContainerNew) {
+    LValue Elements = Object;
+    Elements.Key = RD->getCanonicalDecl();
+    add(Pts.load(Elements), WriteAccess); // frees the elements
+    return;
+  }
+  const CXXDestructorDecl *Dtor = RD->getDestructor();
   const FunctionDecl *Def = nullptr;
-  if (!Callee || !Callee->hasBody(Def) || !Def->getBody() || Def->isVariadic())
-    return nullptr;
-  if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && !M->isStatic())
-    return nullptr; // what `this` points to is not followed yet
-  if (Def->hasAttr<CUDAGlobalAttr>() ||
-      (Def->hasAttr<CUDADeviceAttr>() && !Def->hasAttr<CUDAHostAttr>()))
-    return nullptr;
-  return Def;
+  if (Dtor && Dtor->hasBody(Def) && Def && Def->getBody() && !Dtor->isVirtual()) {
+    CallSite C;
+    C.Callee = Def;
+    C.Constructed = &Object;
+    C.Site = Site;
+    return applySummary(C, *Def);
+  }
+  unknown(std::string("destructor called by ") + What);
 }
 
-void HostAccessVisitor::applySummary(const CallExpr *Call, const FunctionDecl &Callee) {
-  const FunctionSummary &S = P.Device.get(&Callee);
-  for (unsigned I = 0; I < Call->getNumArgs() && I < S.ParamModes.size(); ++I) {
-    if (!S.ParamModes[I])
-      continue;
-    const Expr *Arg = Call->getArg(I);
-    if (Callee.getParamDecl(I)->getType()->isReferenceType())
-      add(P.Pts.addressOf(Arg), S.ParamModes[I]);
-    else if (Arg->getType()->isPointerType() || Arg->getType()->isArrayType())
-      add(P.Pts.pointees(Arg), S.ParamModes[I]);
+void AccessWalker::applySummary(const CallSite &C, const FunctionDecl &Callee) {
+  const FunctionSummary &S = Pts.callees().summaryOf(&Callee);
+  for (const SummaryAccess &A : S.Accesses) {
+    uint8_t Mode = A.Host | A.Device;
+    if (Mode)
+      add(Pts.instantiate(A.Object, C, S), Mode);
   }
-  for (auto [Global, Mode] : S.Globals)
-    if (!P.Pts.isImmutable(Global))
-      Out.Host.add(P.Pts.storageOf(Global), Mode);
   if (S.WritesOutput)
-    Out.Host.add(P.output(), WriteAccess);
+    Out.Host.add(OutputObject, WriteAccess);
   Out.ResetsDevice |= S.ResetsDevice;
-  if (S.UnknownMode) {
-    if (!Out.Host.touchesUnknown() && Out.UnknownWhy.empty())
-      Out.UnknownWhy = "`" + Callee.getNameAsString() + "` reaches " + S.UnknownWhy;
-    Out.Host.add(UnknownObject, S.UnknownMode);
-  }
+  Out.MaySync |= S.MaySync;
+  Out.PerformsGpuOps |= S.PerformsGpuOps;
+  if (uint8_t Mode = S.unknownMode())
+    unknown("`" + Callee.getNameAsString() + "` reaches " + S.UnknownWhy, Mode);
 }
 
-void HostAccessVisitor::visitApiCall(const CallExpr *Call, const ApiFunction &Api) {
-  if (auto It = P.OpIndex.find(Call); It != P.OpIndex.end())
-    Out.Ops.push_back(It->second);
-  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
-    const Expr *Arg = Call->getArg(I);
+void AccessWalker::visitApiCall(const CallSite &C, const ApiFunction &Api) {
+  if (Api.isGpuOp())
+    recordOp(C.Site);
+  // Arguments in role order: the object first for a member function.
+  llvm::SmallVector<const Expr *, 6> Args;
+  if (Api.isMember())
+    Args.push_back(C.Object);
+  llvm::append_range(Args, C.Args);
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    const Expr *Arg = Args[I];
+    if (!Arg)
+      continue;
+    bool IsObject = Api.isMember() && I == 0;
     ArgRole Role = Api.roleOf(I);
-    if (Role == ArgRole::SymbolRead || Role == ArgRole::SymbolWrite ||
-        (Role == ArgRole::OutAlloc && !Api.isGpuOp()))
+    if (IsObject)
+      visitObject(C);
+    else if (Role == ArgRole::SymbolRead || Role == ArgRole::SymbolWrite ||
+             (Role == ArgRole::OutAlloc && !Api.isGpuOp()))
       visitAddress(Arg->IgnoreParenCasts()->isGLValue() ? Arg->IgnoreParenCasts() : Arg);
     else
       visit(Arg, ReadAccess);
     if (Api.isGpuOp())
       continue; // device effects belong to the op, not to the host
-    if (!Arg->getType()->isPointerType() && !Arg->getType()->isArrayType() &&
-        Role != ArgRole::Unknown)
+    bool Container = IsObject || containerClass(Arg->getType());
+    QualType T = Arg->getType();
+    if (!Container && !T->isPointerType() && !T->isArrayType() && Role != ArgRole::Unknown &&
+        !(T->isRecordType() && !Arg->isGLValue()))
       continue; // a scalar argument (printf("%d", n)) is only read as a value
+    auto Memory = [&] {
+      if (IsObject)
+        return Pts.elementsOf(C.Object, C.ObjectIsPointer);
+      return Pts.argumentMemory(Arg, Container);
+    };
     switch (Role) {
     case ArgRole::Read:
-      add(P.Pts.pointees(Arg), ReadAccess);
+      add(Memory(), ReadAccess);
       break;
     case ArgRole::Write:
-      add(P.Pts.pointees(Arg), WriteAccess);
+      add(Memory(), WriteAccess);
       break;
     case ArgRole::ReadWrite:
     case ArgRole::Free:
-      add(P.Pts.pointees(Arg), ReadWriteAccess);
+      add(Memory(), ReadWriteAccess);
       break;
     case ArgRole::OutAlloc:
-      add(P.Pts.pointees(Arg), WriteAccess);
+      add(Pts.pointees(Arg), WriteAccess);
       break;
     case ArgRole::Unknown:
       unknown("argument " + std::to_string(I + 1) + " of `" + Api.Name.str() + "`");
@@ -328,11 +397,24 @@ void HostAccessVisitor::visitApiCall(const CallExpr *Call, const ApiFunction &Ap
       break;
     }
   }
+  if (Api.Kind == ApiKind::ContainerNew) {
+    // Copying another container reads its elements; the new elements are
+    // fresh (or, for a move, the other's: no access).
+    for (const Expr *Arg : C.Args)
+      if (Arg && containerClass(Arg->getType()))
+        add(Pts.elementsOf(Arg), ReadAccess);
+  }
+  if (Api.Kind == ApiKind::ContainerSwap && Args.size() > 1 && Args[1])
+    add(Pts.elementsOf(Args[1]), ReadWriteAccess);
   if (Api.WritesOutput)
-    Out.Host.add(P.output(), WriteAccess);
+    Out.Host.add(OutputObject, WriteAccess);
   switch (Api.Kind) {
   case ApiKind::DeviceSync:
     Out.SyncsDevice |= Conditional == 0;
+    Out.MaySync = true;
+    break;
+  case ApiKind::OtherSync:
+    Out.MaySync = true;
     break;
   case ApiKind::ProgramExit:
     // Ending the program on a path that may not run (the error branch of a
@@ -343,7 +425,7 @@ void HostAccessVisitor::visitApiCall(const CallExpr *Call, const ApiFunction &Ap
     if (Conditional == 0 && !MayNotRun)
       unknown("`" + Api.Name.str() + "` ends the program");
     else
-      Out.Host.add(P.output(), WriteAccess);
+      Out.Host.add(OutputObject, WriteAccess);
     break;
   case ApiKind::DeviceReset:
     Out.ResetsDevice = true;
@@ -352,6 +434,10 @@ void HostAccessVisitor::visitApiCall(const CallExpr *Call, const ApiFunction &Ap
   case ApiKind::UserStreams:
     unknown("`" + Api.Name.str() + "` works with the program's own streams");
     break;
+  case ApiKind::DeviceSelect:
+    if (Device)
+      unknown("`" + Api.Name.str() + "`");
+    break;
   default:
     break;
   }
@@ -359,39 +445,50 @@ void HostAccessVisitor::visitApiCall(const CallExpr *Call, const ApiFunction &Ap
 
 } // namespace
 
-void FunctionAccesses::Impl::collectOps(const Stmt *S) {
-  if (!S || isa<LambdaExpr>(S))
-    return; // a lambda body is another function
-  if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S)) {
-    OpIndex[Launch] = Ops.size();
-    Ops.push_back(makeLaunch(Launch));
-  } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
-    if (const ApiFunction *Api = modelledCallee(Call); Api && Api->isGpuOp()) {
-      OpIndex[Call] = Ops.size();
-      Ops.push_back(makeApiOp(Call, *Api));
-    }
-  }
-  for (const Stmt *Child : S->children())
-    collectOps(Child);
+bool isGpuOpCall(const Stmt *S) {
+  if (isa<CUDAKernelCallExpr>(S))
+    return true;
+  const auto *Call = dyn_cast<CallExpr>(S);
+  const ApiFunction *Api = Call ? modelledCallee(Call) : nullptr;
+  return Api && Api->isGpuOp();
 }
 
-GpuOp FunctionAccesses::Impl::makeApiOp(const CallExpr *Call, const ApiFunction &Api) {
-  GpuOp Op{static_cast<unsigned>(Ops.size()),
-           Api.Kind == ApiKind::GpuSet ? GpuOpKind::Set : GpuOpKind::Copy,
-           Api.Name.str(),
-           Call,
-           &Api,
-           {},
-           {},
-           lineOf(Call->getBeginLoc()),
-           columnOf(Call->getBeginLoc()),
-           false};
+OpEffects opEffects(PointsTo &Pts, const Expr *E) {
+  OpEffects Op;
+  auto Add = [&](const Pointees &Pt, uint8_t Mode) {
+    Pts.addAccess(Op.Effects, Pt, Mode, Op.UnknownWhy);
+    Op.UsesTemporary |= Pt.Temporary;
+  };
+  if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(E)) {
+    const FunctionDecl *Kernel = Launch->getDirectCallee();
+    const FunctionDecl *Def = nullptr;
+    if (!Kernel || !Kernel->hasBody(Def) || !Def->getBody()) {
+      Add(Pointees::unknown(Kernel ? "kernel `" + Kernel->getNameAsString() +
+                                         "` has no body in this file"
+                                   : "a kernel launched through a pointer"),
+          ReadWriteAccess);
+      if (Kernel)
+        Op.Effects.add(OutputObject, WriteAccess);
+      return Op;
+    }
+    const FunctionSummary &S = Pts.callees().summaryOf(Def);
+    CallSite C = CallSite::of(Launch);
+    for (const SummaryAccess &A : S.Accesses)
+      if (uint8_t Mode = A.Host | A.Device)
+        Add(Pts.instantiate(A.Object, C, S), Mode);
+    if (S.WritesOutput)
+      Op.Effects.add(OutputObject, WriteAccess);
+    if (uint8_t Mode = S.unknownMode()) {
+      if (Op.UnknownWhy.empty())
+        Op.UnknownWhy = "kernel `" + Kernel->getNameAsString() + "`: " + S.UnknownWhy;
+      Op.Effects.add(UnknownObject, Mode);
+    }
+    return Op;
+  }
+  const auto *Call = cast<CallExpr>(E);
+  const ApiFunction &Api = *modelledCallee(Call);
   for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
     const Expr *Arg = Call->getArg(I);
-    auto Add = [&](const Pointees &Pt, uint8_t Mode) {
-      Pt.addTo(Op.Effects, Mode, Op.UnknownWhy);
-      Op.UsesTemporary |= Pt.Temporary;
-    };
     switch (Api.roleOf(I)) {
     case ArgRole::Read:
       Add(Pts.pointees(Arg), ReadAccess);
@@ -410,9 +507,9 @@ GpuOp FunctionAccesses::Impl::makeApiOp(const CallExpr *Call, const ApiFunction 
       break;
     }
     case ArgRole::Unknown:
-      Pointees::unknown("argument " + std::to_string(I + 1) + " of `" + Api.Name.str() +
-                        "` carries pointers the analysis does not follow")
-          .addTo(Op.Effects, ReadWriteAccess, Op.UnknownWhy);
+      Add(Pointees::unknown("argument " + std::to_string(I + 1) + " of `" + Api.Name.str() +
+                            "` carries pointers the analysis does not follow"),
+          ReadWriteAccess);
       break;
     default:
       break;
@@ -421,52 +518,80 @@ GpuOp FunctionAccesses::Impl::makeApiOp(const CallExpr *Call, const ApiFunction 
   return Op;
 }
 
-GpuOp FunctionAccesses::Impl::makeLaunch(const CUDAKernelCallExpr *Launch) {
-  const FunctionDecl *Kernel = Launch->getDirectCallee();
-  GpuOp Op{static_cast<unsigned>(Ops.size()),
-           GpuOpKind::Launch,
-           Kernel ? Kernel->getNameAsString() : "<kernel pointer>",
-           Launch,
-           nullptr,
-           {},
-           {},
-           lineOf(Launch->getBeginLoc()),
-           columnOf(Launch->getBeginLoc()),
-           false};
-  const CallExpr *Config = Launch->getConfig();
-  if (Config && Config->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(Config->getArg(3)))
-    Op.HasUserStream = !isNullConstant(Config->getArg(3), Ctx);
-  if (!Kernel) {
-    Pointees::unknown("a kernel launched through a pointer")
-        .addTo(Op.Effects, ReadWriteAccess, Op.UnknownWhy);
-    return Op;
+StmtAccesses walkAccesses(PointsTo &Pts, const Stmt *S, bool MayNotRun, const Stmt *Skip,
+                          const llvm::DenseMap<const Expr *, unsigned> *OpIds) {
+  StmtAccesses Out;
+  AccessWalker(Pts, Out, MayNotRun, Skip, OpIds).visit(S);
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// FunctionAccesses
+//===----------------------------------------------------------------------===//
+
+struct FunctionAccesses::Impl {
+  const FunctionDecl &F;
+  ASTContext &Ctx;
+  ObjectTable Objects;
+  std::unique_ptr<PointsTo> Pts;
+  std::vector<GpuOp> Ops;
+  llvm::DenseMap<const Expr *, unsigned> OpIndex;
+
+  Impl(const FunctionDecl &F, ASTContext &Ctx, FunctionSummaries &Summaries) : F(F), Ctx(Ctx) {
+    Registry &R = Summaries.impl();
+    Pts = std::make_unique<PointsTo>(F, Ctx, Objects, R, R.aliasPolicy(&F));
   }
-  const FunctionSummary &S = Device.get(Kernel);
-  for (unsigned I = 0; I < Launch->getNumArgs() && I < S.ParamModes.size(); ++I) {
-    if (!S.ParamModes[I])
-      continue;
-    const Expr *Arg = Launch->getArg(I);
-    const ParmVarDecl *Param = Kernel->getParamDecl(I);
-    Pointees Pt = Param->getType()->isReferenceType() ? Pts.addressOf(Arg) : Pts.pointees(Arg);
-    Pt.addTo(Op.Effects, S.ParamModes[I], Op.UnknownWhy);
-    Op.UsesTemporary |= Pt.Temporary;
+
+  unsigned lineOf(SourceLocation L) const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    return SM.getSpellingLineNumber(SM.getFileLoc(L));
   }
-  for (auto [Global, Mode] : S.Globals)
-    if (!Pts.isImmutable(Global))
-      Op.Effects.add(Pts.storageOf(Global), Mode);
-  if (S.WritesOutput)
-    Op.Effects.add(output(), WriteAccess);
-  if (S.UnknownMode) {
-    if (Op.UnknownWhy.empty())
-      Op.UnknownWhy = "kernel `" + Op.Callee + "`: " + S.UnknownWhy;
-    Op.Effects.add(UnknownObject, S.UnknownMode);
+  unsigned columnOf(SourceLocation L) const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    return SM.getSpellingColumnNumber(SM.getFileLoc(L));
   }
-  return Op;
+
+  void collectOps(const Stmt *S);
+};
+
+void FunctionAccesses::Impl::collectOps(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return; // a lambda body is another function
+  if (isGpuOpCall(S)) {
+    const auto *Call = cast<CallExpr>(S);
+    OpEffects E = opEffects(*Pts, Call);
+    GpuOp Op{static_cast<unsigned>(Ops.size()),
+             GpuOpKind::Launch,
+             "",
+             Call,
+             nullptr,
+             std::move(E.Effects),
+             std::move(E.UnknownWhy),
+             lineOf(Call->getBeginLoc()),
+             columnOf(Call->getBeginLoc()),
+             false,
+             E.UsesTemporary};
+    if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call)) {
+      const FunctionDecl *Kernel = Launch->getDirectCallee();
+      Op.Callee = Kernel ? Kernel->getNameAsString() : "<kernel pointer>";
+      const CallExpr *Config = Launch->getConfig();
+      if (Config && Config->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(Config->getArg(3)))
+        Op.HasUserStream = !isNullConstant(Config->getArg(3), Ctx);
+    } else {
+      Op.Api = modelledCallee(Call);
+      Op.Kind = Op.Api->Kind == ApiKind::GpuSet ? GpuOpKind::Set : GpuOpKind::Copy;
+      Op.Callee = Op.Api->Name.str();
+    }
+    OpIndex[Call] = Ops.size();
+    Ops.push_back(std::move(Op));
+  }
+  for (const Stmt *Child : S->children())
+    collectOps(Child);
 }
 
 FunctionAccesses::FunctionAccesses(const FunctionDecl &F, ASTContext &Ctx,
-                                   FunctionSummaries &Device)
-    : P(std::make_unique<Impl>(F, Ctx, Device)) {
+                                   FunctionSummaries &Summaries)
+    : P(std::make_unique<Impl>(F, Ctx, Summaries)) {
   P->collectOps(F.getBody());
 }
 FunctionAccesses::~FunctionAccesses() = default;
@@ -478,13 +603,11 @@ const ObjectTable &FunctionAccesses::objects() const { return P->Objects; }
 const std::vector<GpuOp> &FunctionAccesses::ops() const { return P->Ops; }
 
 StmtAccesses FunctionAccesses::accessesOf(const Stmt *S, bool MayNotRun, const Stmt *Skip) const {
-  StmtAccesses Out;
-  HostAccessVisitor(*P, Out, MayNotRun, Skip).visit(S);
-  return Out;
+  return walkAccesses(*P->Pts, S, MayNotRun, Skip, &P->OpIndex);
 }
 
 bool FunctionAccesses::isReachable(const VarDecl *V) const {
-  return P->Pts.isTracked(V) && !P->Pts.isImmutable(V);
+  return P->Pts->isTracked(V) && !P->Pts->isImmutable(V);
 }
 
 std::string FunctionAccesses::describe(ObjectId Object) const {

@@ -1,506 +1,867 @@
 //===- FunctionSummary.cpp - Read/write summaries of functions --------------===//
 //
-// Inside a function a pointer is traced back to its roots: a parameter, a
-// global (or static) variable, memory private to the call (local variables,
-// __shared__ memory, allocations the function makes itself), or Unknown.
-// Local pointer variables take the union of the roots of everything assigned
-// to them (flow-insensitive). Calls to host API functions use the API model;
-// calls to functions without a body and without a model touch Unknown in host
-// code, and what their pointer arguments point to in device code (builtins,
-// atomics).
+// A summary is what one function's points-to facts and accesses say about
+// memory its caller can name: symbolic objects (paths from parameters),
+// globals, objects it allocates and hands out, and Unknown. Local variables
+// and allocations that do not leave the function are left out.
 //
 //===----------------------------------------------------------------------===//
 #include "streamalloc/Access/FunctionSummary.h"
-#include "streamalloc/Access/MemoryObjects.h"
+#include "streamalloc/Access/FunctionAccesses.h"
 
+#include "AccessWalker.h"
 #include "AstUtil.h"
-#include "streamalloc/Model/ApiModel.h"
+#include "Registry.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
-#include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
-#include "llvm/ADT/DenseSet.h"
 
 using namespace clang;
 
 namespace streamalloc {
 
+//===----------------------------------------------------------------------===//
+// Paths and references
+//===----------------------------------------------------------------------===//
+
 namespace {
 
-/// Where a device pointer may point.
-struct Roots {
-  llvm::SmallVector<unsigned, 2> Params;
-  llvm::SmallVector<const VarDecl *, 2> Globals;
-  bool Unknown = false;
-  std::string Why;
-
-  bool merge(const Roots &O) {
-    bool Changed = false;
-    for (unsigned P : O.Params)
-      if (!llvm::is_contained(Params, P))
-        Params.push_back(P), Changed = true;
-    for (const VarDecl *G : O.Globals)
-      if (!llvm::is_contained(Globals, G))
-        Globals.push_back(G), Changed = true;
-    if (O.Unknown && !Unknown) {
-      Unknown = true;
-      Why = O.Why;
-      Changed = true;
-    }
-    return Changed;
-  }
-  static Roots unknown(std::string Why) {
-    Roots R;
-    R.Unknown = true;
-    R.Why = std::move(Why);
-    return R;
-  }
-};
-
-class SummaryAnalysis {
-public:
-  SummaryAnalysis(const FunctionDecl &F, FunctionSummary &Out,
-                  llvm::function_ref<const FunctionSummary &(const FunctionDecl *)> Callee)
-      : F(F), Out(Out), SummaryOf(Callee) {
-    Out.ParamModes.assign(F.getNumParams(), NoAccess);
-  }
-
-  void run() {
-    collectPointerSources(F.getBody());
-    solve();
-    visit(F.getBody(), ReadAccess);
-  }
-
-  bool isHost() const {
-    return !F.hasAttr<CUDAGlobalAttr>() &&
-           !(F.hasAttr<CUDADeviceAttr>() && !F.hasAttr<CUDAHostAttr>());
-  }
-
-private:
-  const FunctionDecl &F;
-  FunctionSummary &Out;
-  llvm::function_ref<const FunctionSummary &(const FunctionDecl *)> SummaryOf;
-  llvm::MapVector<const VarDecl *, llvm::SmallVector<const Expr *, 2>> Sources;
-  llvm::DenseMap<const VarDecl *, Roots> VarRoots;
-  unsigned Conditional = 0; ///< inside code that may not run (a branch, a loop body)
-
-  int paramIndex(const VarDecl *V) const {
-    for (unsigned I = 0; I < F.getNumParams(); ++I)
-      if (F.getParamDecl(I) == V)
-        return I;
-    return -1;
-  }
-
-  void collectPointerSources(const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D))
-          if (V->getType()->isPointerType() && V->getInit())
-            Sources[V].push_back(V->getInit());
-    if (const auto *BO = dyn_cast<BinaryOperator>(S))
-      if (BO->getOpcode() == BO_Assign)
-        if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
-          if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-            if (V->getType()->isPointerType())
-              Sources[V].push_back(BO->getRHS());
-    for (const Stmt *Child : S->children())
-      collectPointerSources(Child);
-  }
-
-  void solve() {
-    for (bool Changed = true; Changed;) {
-      Changed = false;
-      for (auto &[V, Exprs] : Sources)
-        for (const Expr *E : Exprs)
-          Changed |= VarRoots[V].merge(rootsOf(E));
-    }
-  }
-
-  /// Roots of a pointer-valued expression.
-  Roots rootsOf(const Expr *E) {
-    E = E->IgnoreParenCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-      if (!V)
-        return {};
-      if (V->getType()->isArrayType())
-        return rootsOfStorage(V);
-      int PI = paramIndex(V);
-      if (PI >= 0 && V->getType()->isPointerType()) {
-        Roots R;
-        R.Params.push_back(PI);
-        return R;
-      }
-      if (V->hasLocalStorage() && !isa<ParmVarDecl>(V))
-        return VarRoots.lookup(V);
-      return Roots::unknown("pointer `" + V->getNameAsString() + "` is loaded from memory");
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-      if (UO->getOpcode() == UO_AddrOf)
-        return rootsOfLValue(UO->getSubExpr());
-      if (UO->isIncrementDecrementOp())
-        return rootsOf(UO->getSubExpr());
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-      if (BO->isAdditiveOp())
-        return rootsOf(BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS());
-      if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
-        return rootsOf(BO->getRHS());
-    }
-    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
-      Roots R = rootsOf(CO->getTrueExpr());
-      R.merge(rootsOf(CO->getFalseExpr()));
-      return R;
-    }
-    if (isa<CXXNullPtrLiteralExpr, IntegerLiteral, GNUNullExpr, StringLiteral, CXXNewExpr>(E))
-      return {};
-    if (const auto *Call = dyn_cast<CallExpr>(E))
-      if (const ApiFunction *Api = modelledCallee(Call);
-          Api && (Api->ReturnsAllocation || Api->Kind == ApiKind::Pure))
-        return {}; // a fresh allocation, private to this call (until it escapes)
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-      if (E->getType()->isArrayType())
-        return rootsOf(AS->getBase());
-    return Roots::unknown("a pointer the analysis cannot follow");
-  }
-
-  Roots rootsOfStorage(const VarDecl *V) {
-    if (V->hasLocalStorage() || V->hasAttr<CUDASharedAttr>())
-      return {}; // private to the thread or block
-    const SourceManager &SM = V->getASTContext().getSourceManager();
-    if (isHost() && SM.isInSystemHeader(SM.getExpansionLoc(V->getLocation())))
-      return {}; // stdout, stderr: libc's state, not program data
-    if (isa<ParmVarDecl>(V))
-      return {};
-    Roots R;
-    R.Globals.push_back(V);
-    return R;
-  }
-
-  /// Roots of the memory an lvalue designates.
-  Roots rootsOfLValue(const Expr *E) {
-    E = E->IgnoreParens();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-      if (!V)
-        return {};
-      if (V->getType()->isReferenceType()) {
-        int PI = paramIndex(V);
-        if (PI >= 0) {
-          Roots R;
-          R.Params.push_back(PI);
-          return R;
-        }
-        return Roots::unknown("reference `" + V->getNameAsString() + "`");
-      }
-      return rootsOfStorage(V);
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(E))
-      if (UO->getOpcode() == UO_Deref)
-        return rootsOf(UO->getSubExpr());
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-      return rootsOf(AS->getBase());
-    if (const auto *ME = dyn_cast<MemberExpr>(E))
-      return ME->isArrow() ? rootsOf(ME->getBase()) : rootsOfLValue(ME->getBase());
-    if (isa<MaterializeTemporaryExpr, CompoundLiteralExpr>(E))
-      return {}; // a temporary: private to the thread
-    if (const auto *Cast = dyn_cast<CastExpr>(E))
-      return rootsOfLValue(Cast->getSubExpr());
-    return Roots::unknown("an lvalue the analysis cannot follow");
-  }
-
-  void record(const Roots &R, uint8_t Mode) {
-    for (unsigned P : R.Params)
-      Out.ParamModes[P] |= Mode;
-    for (const VarDecl *G : R.Globals)
-      Out.Globals[G] |= Mode;
-    if (R.Unknown) {
-      if (!Out.UnknownMode)
-        Out.UnknownWhy = R.Why;
-      Out.UnknownMode |= Mode;
-    }
-  }
-
-  /// Visits an expression evaluated for its value (Mode = how the memory the
-  /// expression designates is accessed when it is an lvalue).
-  void visit(const Stmt *S, uint8_t Mode) {
-    if (!S)
-      return;
-    if (const auto *E = dyn_cast<Expr>(S); E && E->isGLValue())
-      if (isa<DeclRefExpr, ArraySubscriptExpr, MemberExpr>(E->IgnoreParens()) ||
-          (isa<UnaryOperator>(E->IgnoreParens()) &&
-           cast<UnaryOperator>(E->IgnoreParens())->getOpcode() == UO_Deref)) {
-        accessLValue(E->IgnoreParens(), Mode);
-        return;
-      }
-    if (const auto *ICE = dyn_cast<ImplicitCastExpr>(S)) {
-      if (ICE->getCastKind() == CK_ArrayToPointerDecay) {
-        visitAddress(ICE->getSubExpr());
-        return;
-      }
-      visit(ICE->getSubExpr(), ReadAccess);
-      return;
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-      if (UO->getOpcode() == UO_AddrOf) {
-        visitAddress(UO->getSubExpr());
-        return;
-      }
-      if (UO->isIncrementDecrementOp()) {
-        visit(UO->getSubExpr(), ReadWriteAccess);
-        return;
-      }
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-      if (BO->isAssignmentOp()) {
-        visit(BO->getLHS(), BO->getOpcode() == BO_Assign ? WriteAccess : ReadWriteAccess);
-        visit(BO->getRHS(), ReadAccess);
-        return;
-      }
-    }
-    if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      visitCall(Call);
-      return;
-    }
-    if (isa<UnaryExprOrTypeTraitExpr>(S))
-      return; // sizeof/alignof: unevaluated
-    if (isa<LambdaExpr>(S))
-      return; // its body runs when called
-    if (isHost() && isa<CXXThrowExpr>(S)) {
-      record(Roots::unknown("a throw expression"), ReadWriteAccess);
-      return;
-    }
-    if (const auto *Delete = dyn_cast<CXXDeleteExpr>(S)) {
-      visit(Delete->getArgument(), ReadAccess);
-      record(rootsOf(Delete->getArgument()), WriteAccess);
-      return;
-    }
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(S); Construct && isHost()) {
-      const CXXRecordDecl *RD = Construct->getType()->getAsCXXRecordDecl();
-      const ApiFunction *Api = RD && RD->getIdentifier() ? lookupApi(RD->getName()) : nullptr;
-      if (!Construct->getConstructor()->isTrivial() && !(Api && Api->Kind == ApiKind::Pure))
-        record(Roots::unknown("constructor of `" + Construct->getType().getAsString() + "`"),
-               ReadWriteAccess);
-    }
-    if (isa<CXXBindTemporaryExpr>(S) && isHost())
-      record(Roots::unknown("destructor of a temporary"), ReadWriteAccess);
-    if (isa<GCCAsmStmt, MSAsmStmt>(S)) {
-      record(Roots::unknown("inline assembly"), ReadWriteAccess);
-      return;
-    }
-    for (const Stmt *Child : S->children()) {
-      bool Skippable = mayBeSkipped(S, Child);
-      Conditional += Skippable;
-      visit(Child, ReadAccess);
-      Conditional -= Skippable;
-    }
-  }
-
-  /// An lvalue whose address is taken: only subexpressions are evaluated.
-  void visitAddress(const Expr *E) {
-    E = E->IgnoreParens();
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-      visitPointerValue(AS->getBase());
-      visit(AS->getIdx(), ReadAccess);
-    } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      ME->isArrow() ? visitPointerValue(ME->getBase()) : visitAddress(ME->getBase());
-    } else if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref) {
-      visit(UO->getSubExpr(), ReadAccess);
-    } else if (!isa<DeclRefExpr>(E)) {
-      visit(E, ReadAccess);
-    }
-  }
-
-  void visitPointerValue(const Expr *Base) {
-    if (Base->IgnoreParenImpCasts()->getType()->isArrayType())
-      visitAddress(Base->IgnoreParenImpCasts());
-    else
-      visit(Base, ReadAccess);
-  }
-
-  void accessLValue(const Expr *E, uint8_t Mode) {
-    visitAddress(E);
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-      if (!V)
-        return;
-      if (V->getType()->isReferenceType())
-        record(rootsOfLValue(E), Mode);
-      else if (!V->hasLocalStorage())
-        record(rootsOfStorage(V), Mode);
-      return;
-    }
-    record(rootsOfLValue(E), Mode);
-  }
-
-  void visitCall(const CallExpr *Call) {
-    if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call)) {
-      Out.PerformsGpuOps = true;
-      if (const CallExpr *Config = Launch->getConfig())
-        for (const Expr *Arg : Config->arguments())
-          visit(Arg, ReadAccess);
-    }
-    if (isTrivialAssignment(Call)) {
-      visit(Call->getArg(1), ReadAccess);
-      visit(Call->getArg(0), WriteAccess);
-      return;
-    }
-    for (const Expr *Arg : Call->arguments())
-      visit(Arg, ReadAccess);
-    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
-      visit(Member->getImplicitObjectArgument(), ReadAccess);
-      record(Roots::unknown("call to member function `" + calleeName(Call) + "`"), ReadWriteAccess);
-      return;
-    }
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (const ApiFunction *Api = modelledCallee(Call); Api && isHost()) {
-      visitApiCall(Call, *Api);
-      return;
-    }
-    if (!Callee) {
-      record(Roots::unknown("a call through a function pointer"), ReadWriteAccess);
-      return;
-    }
-    const FunctionDecl *Def = nullptr;
-    if (Callee->hasBody(Def) && Def->getBody()) {
-      const FunctionSummary &S = SummaryOf(Def);
-      for (unsigned I = 0; I < Call->getNumArgs() && I < S.ParamModes.size(); ++I)
-        if (S.ParamModes[I])
-          record(argRoots(Call->getArg(I), Def->getParamDecl(I)), S.ParamModes[I]);
-      for (auto [G, Mode] : S.Globals)
-        Out.Globals[G] |= Mode;
-      if (S.UnknownMode)
-        record(Roots::unknown(S.UnknownWhy), S.UnknownMode);
-      Out.WritesOutput |= S.WritesOutput;
-      Out.PerformsGpuOps |= S.PerformsGpuOps;
-      Out.ResetsDevice |= S.ResetsDevice;
-      return;
-    }
-    if (const ApiFunction *Api = modelledCallee(Call); Api && Api->WritesOutput) {
-      Out.WritesOutput = true; // device printf: its text is flushed at the next sync
-      return;
-    }
-    if (isHost()) {
-      record(Roots::unknown("call to `" + calleeName(Call) + "`, which has no model"),
-             ReadWriteAccess);
-      return;
-    }
-    // Builtins, atomics, intrinsics: whatever they are given a pointer to may
-    // be read and written.
-    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
-      const Expr *Arg = Call->getArg(I);
-      const ParmVarDecl *Param = I < Callee->getNumParams() ? Callee->getParamDecl(I) : nullptr;
-      if (Arg->getType()->isPointerType() || (Param && Param->getType()->isReferenceType()))
-        record(argRoots(Arg, Param), ReadWriteAccess);
-    }
-  }
-
-  /// A host call to a function of the API table: its roles say what it
-  /// reads and writes through each argument.
-  void visitApiCall(const CallExpr *Call, const ApiFunction &Api) {
-    Out.PerformsGpuOps |= Api.isGpuOp();
-    Out.WritesOutput |= Api.WritesOutput;
-    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
-      const Expr *Arg = Call->getArg(I);
-      bool Pointer = Arg->getType()->isPointerType() || Arg->getType()->isArrayType();
-      switch (Api.roleOf(I)) {
-      case ArgRole::Read:
-        if (Pointer)
-          record(rootsOf(Arg), ReadAccess);
-        break;
-      case ArgRole::Write:
-      case ArgRole::OutAlloc:
-        if (Pointer)
-          record(rootsOf(Arg), WriteAccess);
-        break;
-      case ArgRole::ReadWrite:
-      case ArgRole::Free:
-        if (Pointer)
-          record(rootsOf(Arg), ReadWriteAccess);
-        break;
-      case ArgRole::SymbolRead:
-      case ArgRole::SymbolWrite: {
-        const Expr *Sym = Arg->IgnoreParenCasts();
-        record(Sym->isGLValue() ? rootsOfLValue(Sym) : rootsOf(Arg),
-               Api.roleOf(I) == ArgRole::SymbolRead ? ReadAccess : WriteAccess);
-        break;
-      }
-      case ArgRole::Unknown:
-        record(Roots::unknown("argument " + std::to_string(I + 1) + " of `" + Api.Name.str() + "`"),
-               ReadWriteAccess);
-        break;
-      default:
-        break;
-      }
-    }
-    switch (Api.Kind) {
-    case ApiKind::ProgramExit:
-      if (Conditional == 0)
-        record(Roots::unknown("`" + Api.Name.str() + "` ends the program"), ReadWriteAccess);
-      else
-        Out.WritesOutput = true; // an error path: it flushes the output
-      break;
-    case ApiKind::DeviceReset:
-      Out.ResetsDevice = true;
-      record(Roots::unknown("`" + Api.Name.str() + "`"), ReadWriteAccess);
-      break;
-    case ApiKind::UserStreams:
-    case ApiKind::DeviceSelect:
-      record(Roots::unknown("`" + Api.Name.str() + "`"), ReadWriteAccess);
-      break;
-    default:
-      break;
-    }
-  }
-
-  Roots argRoots(const Expr *Arg, const ParmVarDecl *Param) {
-    if (Param && Param->getType()->isReferenceType())
-      return rootsOfLValue(Arg);
-    if (Arg->getType()->isPointerType() || Arg->getType()->isArrayType())
-      return rootsOf(Arg);
-    return {};
-  }
-};
+/// A deterministic order for declarations (pointer order changes between runs).
+bool declLess(const Decl *A, const Decl *B) {
+  if (A == B)
+    return false;
+  if (!A || !B)
+    return !A;
+  unsigned LA = A->getLocation().getRawEncoding(), LB = B->getLocation().getRawEncoding();
+  if (LA != LB)
+    return LA < LB;
+  std::string NA, NB;
+  llvm::raw_string_ostream OA(NA), OB(NB);
+  if (const auto *ND = dyn_cast<NamedDecl>(A))
+    ND->getNameForDiagnostic(OA, A->getASTContext().getPrintingPolicy(), true);
+  if (const auto *ND = dyn_cast<NamedDecl>(B))
+    ND->getNameForDiagnostic(OB, B->getASTContext().getPrintingPolicy(), true);
+  if (NA != NB)
+    return NA < NB;
+  return A < B; // not reached for different declarations of one program
+}
 
 } // namespace
 
-struct FunctionSummaries::Impl {
-  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionSummary>> Cache;
-  llvm::DenseSet<const FunctionDecl *> InProgress;
-  FunctionSummary Recursive;
-};
-
-FunctionSummaries::FunctionSummaries() : P(std::make_unique<Impl>()) {
-  P->Recursive.UnknownMode = ReadWriteAccess;
-  P->Recursive.UnknownWhy = "a recursive device function";
+bool SymbolicPath::operator<(const SymbolicPath &O) const {
+  if (Param != O.Param)
+    return Param < O.Param;
+  if (ByValue != O.ByValue)
+    return ByValue < O.ByValue;
+  if (Loads.size() != O.Loads.size())
+    return Loads.size() < O.Loads.size();
+  for (unsigned I = 0; I < Loads.size(); ++I)
+    if (Loads[I] != O.Loads[I])
+      return declLess(Loads[I], O.Loads[I]);
+  return false;
 }
+
+std::string SymbolicPath::str(const FunctionDecl &F) const {
+  std::string Name;
+  bool Reference = false;
+  if (Param == This) {
+    Name = "this";
+  } else if (Param < F.getNumParams()) {
+    const ParmVarDecl *PD = F.getParamDecl(Param);
+    Name = PD->getName().empty() ? "param" + std::to_string(Param + 1) : PD->getNameAsString();
+    Reference = PD->getType()->isReferenceType();
+  } else {
+    Name = "param" + std::to_string(Param + 1);
+  }
+  // Obj: an expression for the current object.
+  std::string Obj = ByValue || Reference ? Name : "*" + Name;
+  for (FieldKey K : Loads) {
+    std::string Ptr;
+    auto Through = [&](const std::string &Member) {
+      if (Obj.size() > 1 && Obj[0] == '*') {
+        std::string Inner = Obj.substr(1);
+        return (Inner[0] == '*' ? "(" + Inner + ")" : Inner) + "->" + Member;
+      }
+      return Obj + "." + Member;
+    };
+    if (!K)
+      Ptr = Obj;
+    else if (isa<FieldDecl>(K))
+      Ptr = Through(cast<FieldDecl>(K)->getNameAsString());
+    else
+      Ptr = Through("data()");
+    Obj = "*" + Ptr;
+  }
+  return Obj;
+}
+
+SummaryRef SummaryRef::path(SymbolicPath P) {
+  SummaryRef R;
+  R.Kind = Path;
+  R.P = std::move(P);
+  return R;
+}
+
+SummaryRef SummaryRef::global(const VarDecl *V) {
+  SummaryRef R;
+  R.Kind = Global;
+  R.Var = V;
+  return R;
+}
+
+SummaryRef SummaryRef::fresh(unsigned Index) {
+  SummaryRef R;
+  R.Kind = Fresh;
+  R.FreshIndex = Index;
+  return R;
+}
+
+bool SummaryRef::operator==(const SummaryRef &O) const {
+  if (Kind != O.Kind)
+    return false;
+  switch (Kind) {
+  case Path:
+    return P == O.P;
+  case Global:
+    return Var == O.Var;
+  case Fresh:
+    return FreshIndex == O.FreshIndex;
+  case Unknown:
+    return true;
+  }
+  return false;
+}
+
+bool SummaryRef::operator<(const SummaryRef &O) const {
+  if (Kind != O.Kind)
+    return Kind < O.Kind;
+  switch (Kind) {
+  case Path:
+    return P < O.P;
+  case Global:
+    return declLess(Var, O.Var);
+  case Fresh:
+    return FreshIndex < O.FreshIndex;
+  case Unknown:
+    return false;
+  }
+  return false;
+}
+
+bool SummaryStore::operator<(const SummaryStore &O) const {
+  if (Target != O.Target)
+    return Target < O.Target;
+  if (Field != O.Field)
+    return declLess(Field, O.Field);
+  return Value < O.Value;
+}
+
+bool AliasPolicy::mayAlias(const SummaryRef &A, const SummaryRef &B) const {
+  if (A == B)
+    return true;
+  if (A.Kind == SummaryRef::Unknown || B.Kind == SummaryRef::Unknown)
+    return true;
+  if (A.Kind == SummaryRef::Global && B.Kind == SummaryRef::Global)
+    return false; // two variables never overlap
+  if (A.Kind == SummaryRef::Fresh || B.Kind == SummaryRef::Fresh)
+    return false;
+  auto Restricted = [&](const SummaryRef &R) {
+    return R.Kind == SummaryRef::Path && !R.P.ByValue && R.P.Loads.empty() &&
+           Restrict.count(R.P.Param);
+  };
+  if (Restricted(A) || Restricted(B))
+    return false; // __restrict__: nothing else reaches what it points to
+  switch (M) {
+  case Mode::Distinct:
+    return false;
+  case Mode::Collapse:
+    return true;
+  case Mode::Context:
+    break;
+  }
+  auto IsKnown = [&](const SummaryRef &R) {
+    return R.Kind == SummaryRef::Path ? Known.count(R.P) != 0 : KnownGlobals.count(R.Var) != 0;
+  };
+  if (!IsKnown(A) || !IsKnown(B))
+    return true; // the call sites were not asked: assume the worst
+  return Pairs.count(A < B ? std::make_pair(A, B) : std::make_pair(B, A)) != 0;
+}
+
+//===----------------------------------------------------------------------===//
+// FunctionSummary
+//===----------------------------------------------------------------------===//
+
+uint8_t FunctionSummary::paramMode(unsigned Param) const {
+  uint8_t Mode = NoAccess;
+  for (const SummaryAccess &A : Accesses)
+    if (A.Object.Kind == SummaryRef::Path && A.Object.P.Param == Param && !A.Object.P.ByValue &&
+        A.Object.P.Loads.empty())
+      Mode |= A.Host | A.Device;
+  return Mode;
+}
+
+uint8_t FunctionSummary::globalMode(const VarDecl *V) const {
+  uint8_t Mode = NoAccess;
+  for (const SummaryAccess &A : Accesses)
+    if (A.Object.Kind == SummaryRef::Global && A.Object.Var == V)
+      Mode |= A.Host | A.Device;
+  return Mode;
+}
+
+bool FunctionSummary::operator==(const FunctionSummary &O) const {
+  return Accesses == O.Accesses && UnknownHost == O.UnknownHost &&
+         UnknownDevice == O.UnknownDevice && FreshObjects == O.FreshObjects && Stores == O.Stores &&
+         Escapes == O.Escapes && Returns == O.Returns && ReturnFields == O.ReturnFields &&
+         StoresUnknown == O.StoresUnknown && WritesOutput == O.WritesOutput &&
+         PerformsGpuOps == O.PerformsGpuOps && ResetsDevice == O.ResetsDevice &&
+         MaySync == O.MaySync;
+}
+
+namespace {
+
+std::string refName(const SummaryRef &R, const FunctionSummary &S, const FunctionDecl &F) {
+  switch (R.Kind) {
+  case SummaryRef::Path:
+    return R.P.str(F);
+  case SummaryRef::Global:
+    return R.Var->getNameAsString();
+  case SummaryRef::Fresh:
+    return R.FreshIndex < S.FreshObjects.size()
+               ? "new " + S.FreshObjects[R.FreshIndex].Name + " (" +
+                     objectKindName(S.FreshObjects[R.FreshIndex].Kind).str() + ")"
+               : "new object";
+  case SummaryRef::Unknown:
+    return "<unknown>";
+  }
+  return "?";
+}
+
+std::string keyName(FieldKey K) {
+  if (!K)
+    return "[]";
+  if (const auto *FD = dyn_cast<FieldDecl>(K))
+    return "." + FD->getNameAsString();
+  return ".data()";
+}
+
+} // namespace
+
+void FunctionSummary::print(llvm::raw_ostream &OS, const FunctionDecl &F) const {
+  auto List = [&](const char *Label, auto Pick) {
+    std::vector<std::string> Names;
+    for (const SummaryAccess &A : Accesses)
+      if (Pick(A))
+        Names.push_back(refName(A.Object, *this, F));
+    if (Names.empty())
+      return;
+    OS << "  " << Label << ": " << llvm::join(Names, ", ") << "\n";
+  };
+  List("host reads", [](const SummaryAccess &A) { return A.Host & ReadAccess; });
+  List("host writes", [](const SummaryAccess &A) { return A.Host & WriteAccess; });
+  List("device reads", [](const SummaryAccess &A) { return A.Device & ReadAccess; });
+  List("device writes", [](const SummaryAccess &A) { return A.Device & WriteAccess; });
+  auto ModeName = [](uint8_t Mode) {
+    return std::string(Mode & ReadAccess ? "R" : "") + (Mode & WriteAccess ? "W" : "");
+  };
+  if (UnknownHost || UnknownDevice) {
+    OS << "  unknown:";
+    if (UnknownHost)
+      OS << " host " << ModeName(UnknownHost);
+    if (UnknownDevice)
+      OS << (UnknownHost ? "," : "") << " device " << ModeName(UnknownDevice);
+    OS << " (" << UnknownWhy << ")\n";
+  }
+  for (const SummaryStore &St : Stores)
+    OS << "  stores: " << refName(St.Target, *this, F) << keyName(St.Field) << " -> "
+       << refName(St.Value, *this, F) << "\n";
+  if (!Returns.empty()) {
+    std::vector<std::string> Names;
+    for (const SummaryRef &R : Returns)
+      Names.push_back(refName(R, *this, F));
+    OS << "  returns: " << llvm::join(Names, ", ") << "\n";
+  }
+  for (const auto &[K, R] : ReturnFields)
+    OS << "  returns: " << keyName(K) << " -> " << refName(R, *this, F) << "\n";
+  if (!Escapes.empty()) {
+    std::vector<std::string> Names;
+    for (const SummaryRef &R : Escapes)
+      Names.push_back(refName(R, *this, F));
+    OS << "  escapes: " << llvm::join(Names, ", ") << "\n";
+  }
+  std::vector<std::string> Flags;
+  if (PerformsGpuOps)
+    Flags.push_back("performs GPU ops");
+  if (MaySync)
+    Flags.push_back("may synchronise");
+  if (WritesOutput)
+    Flags.push_back("prints");
+  if (ResetsDevice)
+    Flags.push_back("resets the device");
+  if (StoresUnknown)
+    Flags.push_back("may store unknown pointers");
+  if (Recursive)
+    Flags.push_back("recursive");
+  if (!Flags.empty())
+    OS << "  flags: " << llvm::join(Flags, ", ") << "\n";
+  if (Accesses.empty() && !UnknownHost && !UnknownDevice && Stores.empty() && Flags.empty() &&
+      Returns.empty() && ReturnFields.empty() && Escapes.empty())
+    OS << "  touches nothing its callers can see\n";
+}
+
+//===----------------------------------------------------------------------===//
+// Computing summaries
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr unsigned MaxCycleRounds = 16;
+
+bool isAllocationKind(ObjectKind K) {
+  return K == ObjectKind::HostAllocation || K == ObjectKind::PinnedAllocation ||
+         K == ObjectKind::DeviceAllocation || K == ObjectKind::ManagedAllocation ||
+         K == ObjectKind::ContainerStorage;
+}
+
+/// Calls every callback for the expressions a function's analysis looks at:
+/// its body, default arguments, member initialisers; not lambda bodies.
+void forEachExpr(const FunctionDecl &F, llvm::function_ref<void(const Stmt *)> Fn) {
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    Fn(S);
+    if (isa<LambdaExpr>(S))
+      return;
+    if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(S))
+      Walk(DA->getExpr());
+    if (const auto *DI = dyn_cast<CXXDefaultInitExpr>(S))
+      Walk(DI->getExpr());
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&F))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      Walk(Init->getInit());
+  Walk(F.getBody());
+}
+
+} // namespace
+
+const FunctionDecl *definitionOf(const FunctionDecl *F) {
+  const FunctionDecl *Def = nullptr;
+  if (!F || !F->hasBody(Def) || !Def || !Def->getBody())
+    return nullptr;
+  return Def;
+}
+
+const FunctionSummary &Registry::top(const FunctionDecl *Def, std::string Why) {
+  auto S = std::make_unique<FunctionSummary>();
+  bool Device = isDeviceFunction(*Def);
+  (Device ? S->UnknownDevice : S->UnknownHost) = ReadWriteAccess;
+  S->UnknownWhy = std::move(Why);
+  S->StoresUnknown = true;
+  S->WritesOutput = true;
+  S->MaySync = !Device;
+  S->PerformsGpuOps = !Device;
+  for (unsigned I = 0; I < Def->getNumParams(); ++I) {
+    QualType T = Def->getParamDecl(I)->getType();
+    if (T->isPointerType() || T->isReferenceType()) {
+      SymbolicPath P;
+      P.Param = I;
+      S->Escapes.push_back(SummaryRef::path(P));
+    }
+  }
+  S->Returns.push_back(SummaryRef::unknown());
+  S->ReturnFields.push_back({nullptr, SummaryRef::unknown()});
+  Tops.push_back(std::move(S));
+  return *Tops.back();
+}
+
+std::vector<const FunctionDecl *> Registry::calleesOf(const FunctionDecl *Def) {
+  std::vector<const FunctionDecl *> Callees;
+  bool Device = isDeviceFunction(*Def);
+  auto Add = [&](const FunctionDecl *F) {
+    if ((F = definitionOf(F)) && !llvm::is_contained(Callees, F))
+      Callees.push_back(F);
+  };
+  auto Destructor = [&](QualType T) {
+    if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl(); RD && RD->hasDefinition())
+      if (const CXXDestructorDecl *D = RD->getDestructor(); D && !modelledClass(RD))
+        Add(D);
+  };
+  forEachExpr(*Def, [&](const Stmt *S) {
+    if (isa<CallExpr, CXXConstructExpr>(S))
+      Add(resolveCall(cast<Expr>(S), Device).Def);
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(S))
+      Destructor(Bind->getType());
+    else if (const auto *Delete = dyn_cast<CXXDeleteExpr>(S))
+      Destructor(Delete->getDestroyedType());
+  });
+  return Callees;
+}
+
+const FunctionSummary &Registry::get(const FunctionDecl *F) {
+  const FunctionDecl *Def = definitionOf(F);
+  if (!Def) {
+    auto Key = F->getCanonicalDecl();
+    if (auto It = Done.find(Key); It != Done.end())
+      return *It->second;
+    auto S = std::make_unique<FunctionSummary>();
+    S->UnknownHost = ReadWriteAccess;
+    S->UnknownWhy = "`" + F->getNameAsString() + "` has no body in this file";
+    S->StoresUnknown = true;
+    return *(Done[Key] = std::move(S));
+  }
+  return summaryOf(Def);
+}
+
+bool Registry::inCycle(const FunctionDecl *Def) {
+  return Working.count(Def->getCanonicalDecl()) != 0;
+}
+
+const FunctionSummary &Registry::summaryOf(const FunctionDecl *Def) {
+  const FunctionDecl *Key = Def->getCanonicalDecl();
+  if (auto It = Done.find(Key); It != Done.end())
+    return *It->second;
+  if (auto It = Working.find(Key); It != Working.end())
+    return It->second;
+  if (Solving)
+    // A callee the call-graph scan did not find: be safe.
+    return top(Def, "`" + Def->getNameAsString() + "`, which the analysis could not order");
+  solve(definitionOf(Def) ? definitionOf(Def) : Def);
+  return *Done[Key];
+}
+
+void Registry::solve(const FunctionDecl *Def) {
+  ++Solving;
+  strongConnect(Def);
+  --Solving;
+  Index.clear();
+  Low.clear();
+}
+
+void Registry::strongConnect(const FunctionDecl *Def) {
+  const FunctionDecl *Key = Def->getCanonicalDecl();
+  Index[Key] = Low[Key] = Counter++;
+  Stack.push_back(Def);
+  OnStack.insert(Key);
+  bool SelfCall = false;
+  for (const FunctionDecl *Callee : calleesOf(Def)) {
+    const FunctionDecl *CKey = Callee->getCanonicalDecl();
+    if (Done.count(CKey))
+      continue;
+    if (CKey == Key) {
+      SelfCall = true;
+    } else if (!Index.count(CKey)) {
+      strongConnect(Callee);
+      Low[Key] = std::min(Low[Key], Low[CKey]);
+    } else if (OnStack.count(CKey)) {
+      Low[Key] = std::min(Low[Key], Index[CKey]);
+    }
+  }
+  if (Low[Key] != Index[Key])
+    return;
+  std::vector<const FunctionDecl *> Members;
+  while (true) {
+    const FunctionDecl *M = Stack.back();
+    Stack.pop_back();
+    OnStack.erase(M->getCanonicalDecl());
+    Members.push_back(M);
+    if (M->getCanonicalDecl() == Key)
+      break;
+  }
+  std::reverse(Members.begin(), Members.end());
+  solveCycle(Members, SelfCall || Members.size() > 1);
+}
+
+void Registry::solveCycle(const std::vector<const FunctionDecl *> &Members, bool Recursive) {
+  if (!Recursive) {
+    const FunctionDecl *Def = Members.front();
+    Done[Def->getCanonicalDecl()] = std::make_unique<FunctionSummary>(compute(Def));
+    return;
+  }
+  // Start from "touches nothing" and recompute every member until no
+  // summary changes (each only grows).
+  for (const FunctionDecl *M : Members) {
+    FunctionSummary Bottom;
+    Bottom.Recursive = true;
+    Working[M->getCanonicalDecl()] = Bottom;
+  }
+  bool Stable = false;
+  for (unsigned Round = 0; Round < MaxCycleRounds && !Stable; ++Round) {
+    Stable = true;
+    for (const FunctionDecl *M : Members) {
+      FunctionSummary S = compute(M);
+      S.Recursive = true;
+      FunctionSummary &Current = Working[M->getCanonicalDecl()];
+      if (S != Current) {
+        Current = std::move(S);
+        Stable = false;
+      }
+    }
+  }
+  for (const FunctionDecl *M : Members) {
+    const FunctionDecl *Key = M->getCanonicalDecl();
+    if (Stable) {
+      Done[Key] = std::make_unique<FunctionSummary>(std::move(Working[Key]));
+    } else {
+      auto S =
+          std::make_unique<FunctionSummary>(top(M, "recursive calls whose effects did not settle"));
+      S->Recursive = true;
+      Done[Key] = std::move(S);
+    }
+  }
+  for (const FunctionDecl *M : Members)
+    Working.erase(M->getCanonicalDecl());
+}
+
+FunctionSummary Registry::compute(const FunctionDecl *Def) {
+  ASTContext &Ctx = Def->getASTContext();
+  ObjectTable Objects;
+  PointsTo Pts(*Def, Ctx, Objects, *this);
+  bool Device = isDeviceFunction(*Def);
+
+  StmtAccesses Body = walkAccesses(Pts, Def->getBody(), false, nullptr, nullptr);
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *Init : Ctor->inits()) {
+      StmtAccesses A = walkAccesses(Pts, Init->getInit(), false, nullptr, nullptr);
+      if (Body.UnknownWhy.empty())
+        Body.UnknownWhy = A.UnknownWhy;
+      Body.Host.addAll(A.Host);
+      Body.MaySync |= A.MaySync;
+      Body.PerformsGpuOps |= A.PerformsGpuOps;
+      Body.ResetsDevice |= A.ResetsDevice;
+    }
+  AccessSet HostSet, DeviceSet;
+  std::string DeviceWhy;
+  if (Device) {
+    DeviceSet = Body.Host;
+    DeviceWhy = Body.UnknownWhy;
+  } else {
+    HostSet = Body.Host;
+    forEachExpr(*Def, [&](const Stmt *S) {
+      if (!isGpuOpCall(S))
+        return;
+      OpEffects E = opEffects(Pts, cast<Expr>(S));
+      if (DeviceWhy.empty() && E.Effects.touchesUnknown())
+        DeviceWhy = E.UnknownWhy;
+      DeviceSet.addAll(E.Effects);
+    });
+  }
+
+  FunctionSummary S;
+  llvm::DenseMap<ObjectId, unsigned> FreshIds;
+  auto RefOf = [&](ObjectId O, bool AsValue) -> std::optional<SummaryRef> {
+    if (O == UnknownObject)
+      return SummaryRef::unknown();
+    if (const SymbolicPath *P = Pts.pathOf(O))
+      return SummaryRef::path(*P);
+    if (const VarDecl *V = Pts.globalOf(O))
+      return SummaryRef::global(V);
+    if (!AsValue)
+      return std::nullopt; // private to this call
+    const MemoryObject &Obj = Objects.get(O);
+    if (!isAllocationKind(Obj.Kind))
+      return SummaryRef::unknown(); // the address of a local: gone after the return
+    auto It = FreshIds.find(O);
+    if (It == FreshIds.end()) {
+      It = FreshIds.insert({O, (unsigned)S.FreshObjects.size()}).first;
+      S.FreshObjects.push_back({Obj.Kind, Obj.Name});
+    }
+    return SummaryRef::fresh(It->second);
+  };
+
+  std::map<SummaryRef, SummaryAccess> Accesses;
+  auto Record = [&](const AccessSet &Set, bool OnDevice) {
+    for (auto [O, Mode] : Set.entries()) {
+      if (O == OutputObject) {
+        S.WritesOutput = true;
+        continue;
+      }
+      if (O == UnknownObject) {
+        (OnDevice ? S.UnknownDevice : S.UnknownHost) |= Mode;
+        continue;
+      }
+      std::optional<SummaryRef> R = RefOf(O, false);
+      if (!R)
+        continue;
+      SummaryAccess &A = Accesses[*R];
+      A.Object = *R;
+      (OnDevice ? A.Device : A.Host) |= Mode;
+    }
+  };
+  Record(HostSet, false);
+  Record(DeviceSet, true);
+  for (auto &[R, A] : Accesses)
+    S.Accesses.push_back(A);
+  if (S.UnknownHost)
+    S.UnknownWhy = Body.UnknownWhy;
+  if (S.UnknownWhy.empty() && S.UnknownDevice)
+    S.UnknownWhy = DeviceWhy;
+
+  auto ValueRefs = [&](const Pointees &P, auto Emit) {
+    if (P.Unknown)
+      Emit(SummaryRef::unknown());
+    for (ObjectId O : P.Objects)
+      if (std::optional<SummaryRef> R = RefOf(O, true))
+        Emit(*R);
+  };
+  for (unsigned O = OutputObject + 1; O < Objects.size(); ++O) {
+    const SymbolicPath *P = Pts.pathOf(O);
+    if (!P)
+      continue;
+    if (const auto *Cells = Pts.storesOf(O))
+      for (const auto &[K, V] : *Cells)
+        ValueRefs(V, [&](SummaryRef R) { S.Stores.push_back({SummaryRef::path(*P), K, R}); });
+  }
+  ValueRefs(Pts.returned(), [&](SummaryRef R) { S.Returns.push_back(R); });
+  for (const auto &[K, V] : Pts.returnedFields())
+    ValueRefs(V, [&](SummaryRef R) { S.ReturnFields.push_back({K, R}); });
+  for (unsigned O = OutputObject + 1; O < Objects.size(); ++O)
+    if (Pts.isEscaped(O))
+      if (std::optional<SummaryRef> R = RefOf(O, true);
+          R && R->Kind != SummaryRef::Unknown && R->Kind != SummaryRef::Global)
+        S.Escapes.push_back(*R);
+
+  auto SortUnique = [](auto &V) {
+    llvm::sort(V);
+    V.erase(std::unique(V.begin(), V.end()), V.end());
+  };
+  SortUnique(S.Stores);
+  SortUnique(S.Returns);
+  SortUnique(S.Escapes);
+  llvm::sort(S.ReturnFields, [](const auto &A, const auto &B) {
+    if (A.first != B.first)
+      return declLess(A.first, B.first);
+    return A.second < B.second;
+  });
+  S.ReturnFields.erase(std::unique(S.ReturnFields.begin(), S.ReturnFields.end()),
+                       S.ReturnFields.end());
+  S.StoresUnknown = Pts.storesUnknown();
+  if (S.StoresUnknown && S.UnknownWhy.empty())
+    S.UnknownWhy = Pts.storesUnknownWhy();
+  S.PerformsGpuOps = !Device && Body.PerformsGpuOps;
+  S.ResetsDevice = Body.ResetsDevice;
+  S.MaySync = Body.MaySync;
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// Alias policies: what the call sites say
+//===----------------------------------------------------------------------===//
+
+void Registry::buildIndex(ASTContext &Ctx) {
+  struct Indexer : RecursiveASTVisitor<Indexer> {
+    Registry &R;
+    std::vector<const FunctionDecl *> Stack;
+    explicit Indexer(Registry &R) : R(R) {}
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool shouldVisitImplicitCode() const { return true; }
+    bool TraverseDecl(Decl *D) {
+      const auto *F = dyn_cast_or_null<FunctionDecl>(D);
+      if (F)
+        Stack.push_back(F);
+      bool Result = RecursiveASTVisitor::TraverseDecl(D);
+      if (F)
+        Stack.pop_back();
+      return Result;
+    }
+    bool TraverseLambdaExpr(LambdaExpr *L) {
+      Stack.push_back(L->getCallOperator());
+      bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
+      Stack.pop_back();
+      return Result;
+    }
+    bool inDependentCode() const { return !Stack.empty() && Stack.back()->isDependentContext(); }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (const auto *F = dyn_cast<FunctionDecl>(DRE->getDecl()); F && !inDependentCode())
+        ++R.UseIndex[F->getCanonicalDecl()].References;
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *Call) {
+      if (inDependentCode() || Stack.empty())
+        return true;
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+        if (const auto *F = dyn_cast<FunctionDecl>(DRE->getDecl()))
+          R.UseIndex[F->getCanonicalDecl()].Calls.push_back({Call, Stack.back()});
+      return true;
+    }
+  } I(*this);
+  I.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Indexed = true;
+}
+
+std::string Registry::unknownContext(const FunctionDecl *Def) {
+  std::string Name = "`" + Def->getNameAsString() + "`";
+  if (Def->isMain())
+    return Name + " is where the program starts";
+  if (Def->isExternallyVisible())
+    return Name + " may be called from other files";
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && !M->isStatic())
+    return Name + " is a member function";
+  if (Def->isVariadic())
+    return Name + " takes variable arguments";
+  if (!Indexed)
+    buildIndex(Def->getASTContext());
+  const Uses &U = UseIndex[Def->getCanonicalDecl()];
+  if (U.References != U.Calls.size())
+    return Name + " is used other than by direct calls";
+  for (const auto &[Call, Caller] : U.Calls)
+    if (!definitionOf(Caller))
+      return Name + " is called from code the analysis does not see";
+  return "";
+}
+
+Registry::Model &Registry::model(const FunctionDecl *Def) {
+  auto &Slot = Models[Def->getCanonicalDecl()];
+  if (!Slot) {
+    auto M = std::make_unique<Model>();
+    M->Pts =
+        std::make_unique<PointsTo>(*Def, Def->getASTContext(), M->Objects, *this, aliasPolicy(Def));
+    Slot = std::move(M);
+  }
+  return *Slot;
+}
+
+AliasPolicy Registry::aliasPolicy(const FunctionDecl *F) {
+  const FunctionDecl *Def = definitionOf(F);
+  if (!Def)
+    Def = F;
+  const FunctionDecl *Key = Def->getCanonicalDecl();
+  if (auto It = Policies.find(Key); It != Policies.end())
+    return It->second;
+  AliasPolicy P;
+  for (unsigned I = 0; I < Def->getNumParams(); ++I)
+    if (Def->getParamDecl(I)->getType().isRestrictQualified())
+      P.Restrict.insert(I);
+  if (std::string Why = unknownContext(Def); !Why.empty() || PolicyInProgress.count(Key)) {
+    P.M = AliasPolicy::Mode::Collapse;
+    P.Notes.push_back(Why.empty() ? "`" + Def->getNameAsString() + "` is part of a cycle of calls"
+                                  : Why);
+    if (!PolicyInProgress.count(Key))
+      Policies[Key] = P;
+    return P;
+  }
+  PolicyInProgress.insert(Key);
+  // The symbolic objects and globals the function names (with every object
+  // its statements and ops would create).
+  ObjectTable Objects;
+  PointsTo Pts(*Def, Def->getASTContext(), Objects, *this);
+  walkAccesses(Pts, Def->getBody(), false, nullptr, nullptr);
+  forEachExpr(*Def, [&](const Stmt *S) {
+    if (isGpuOpCall(S))
+      opEffects(Pts, cast<Expr>(S));
+  });
+  std::vector<SummaryRef> Refs;
+  for (unsigned O = OutputObject + 1; O < Objects.size(); ++O) {
+    if (const SymbolicPath *Path = Pts.pathOf(O)) {
+      Refs.push_back(SummaryRef::path(*Path));
+      P.Known.insert(*Path);
+    } else if (const VarDecl *V = Pts.globalOf(O); V && !Pts.isImmutable(V)) {
+      Refs.push_back(SummaryRef::global(V));
+      P.KnownGlobals.insert(V);
+    }
+  }
+  P.M = AliasPolicy::Mode::Context;
+  const FunctionSummary &S = summaryOf(Def);
+  const SourceManager &SM = Def->getASTContext().getSourceManager();
+  for (const auto &[Call, Caller] : UseIndex[Key].Calls) {
+    Model &M = model(definitionOf(Caller));
+    CallSite C = CallSite::of(Call);
+    std::vector<Pointees> Mapped;
+    for (const SummaryRef &R : Refs)
+      Mapped.push_back(M.Pts->instantiate(R, C, S));
+    for (unsigned I = 0; I < Refs.size(); ++I)
+      for (unsigned J = I + 1; J < Refs.size(); ++J) {
+        if (Refs[I].Kind == SummaryRef::Global && Refs[J].Kind == SummaryRef::Global)
+          continue;
+        bool Alias = Mapped[I].Unknown || Mapped[J].Unknown;
+        for (ObjectId A : Mapped[I].Objects)
+          for (ObjectId B : Mapped[J].Objects)
+            Alias |= M.Pts->mayAlias(A, B);
+        if (!Alias)
+          continue;
+        auto Pair =
+            Refs[I] < Refs[J] ? std::make_pair(Refs[I], Refs[J]) : std::make_pair(Refs[J], Refs[I]);
+        if (P.Pairs.insert(Pair).second) {
+          auto Name = [&](const SummaryRef &R) {
+            return R.Kind == SummaryRef::Path ? R.P.str(*Def) : R.Var->getNameAsString();
+          };
+          P.Notes.push_back(Name(Pair.first) + " and " + Name(Pair.second) +
+                            " may be the same memory (call on line " +
+                            std::to_string(SM.getExpansionLineNumber(Call->getBeginLoc())) + ")");
+        }
+      }
+  }
+  PolicyInProgress.erase(Key);
+  Policies[Key] = P;
+  return P;
+}
+
+//===----------------------------------------------------------------------===//
+// FunctionSummaries
+//===----------------------------------------------------------------------===//
+
+FunctionSummaries::FunctionSummaries() : P(std::make_unique<Impl>()) {}
 FunctionSummaries::~FunctionSummaries() = default;
 
-const FunctionSummary &FunctionSummaries::get(const FunctionDecl *F) {
-  F = F->getCanonicalDecl();
-  if (auto It = P->Cache.find(F); It != P->Cache.end())
-    return *It->second;
-  if (P->InProgress.count(F))
-    return P->Recursive;
-  auto Summary = std::make_unique<FunctionSummary>();
-  const FunctionDecl *Def = nullptr;
-  if (!F->hasBody(Def) || !Def->getBody()) {
-    Summary->ParamModes.assign(F->getNumParams(), ReadWriteAccess);
-    Summary->UnknownMode = ReadWriteAccess;
-    Summary->UnknownWhy = "`" + F->getNameAsString() + "` has no body in this file";
-  } else {
-    P->InProgress.insert(F);
-    SummaryAnalysis(*Def, *Summary, [this](const FunctionDecl *C) -> const FunctionSummary & {
-      return get(C);
-    }).run();
-    P->InProgress.erase(F);
+const FunctionSummary &FunctionSummaries::get(const FunctionDecl *F) { return P->get(F); }
+
+void FunctionSummaries::print(llvm::raw_ostream &OS, ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const SourceManager &SM;
+    std::vector<const FunctionDecl *> Found;
+    explicit Finder(const SourceManager &SM) : SM(SM) {}
+    bool shouldVisitTemplateInstantiations() const { return false; }
+    bool VisitFunctionDecl(FunctionDecl *F) {
+      if (F->doesThisDeclarationHaveABody() && !F->isDependentContext() && !F->isImplicit() &&
+          SM.isWrittenInMainFile(SM.getExpansionLoc(F->getLocation())))
+        if (const auto *M = dyn_cast<CXXMethodDecl>(F); !M || !M->getParent()->isLambda())
+          Found.push_back(F);
+      return true;
+    }
+  } Finder(Ctx.getSourceManager());
+  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const FunctionDecl *F : Finder.Found) {
+    bool Device = isDeviceFunction(*F);
+    std::string Kind = F->hasAttr<CUDAGlobalAttr>()                                 ? "kernel"
+                       : Device                                                     ? "device"
+                       : F->hasAttr<CUDADeviceAttr>() && F->hasAttr<CUDAHostAttr>() ? "host device"
+                                                                                    : "host";
+    OS << "summary of " << F->getQualifiedNameAsString() << " (" << Kind << ", line "
+       << Ctx.getSourceManager().getExpansionLineNumber(F->getLocation()) << ")\n";
+    P->get(F).print(OS, *F);
+    if (Device)
+      continue;
+    AliasPolicy Policy = P->aliasPolicy(F);
+    bool Symbolic = F->getNumParams() > 0 || isa<CXXMethodDecl>(F);
+    if (Policy.M == AliasPolicy::Mode::Collapse && Symbolic)
+      OS << "  aliases: what parameters point to may overlap each other and globals ("
+         << Policy.Notes.front() << ")\n";
+    else if (Policy.M == AliasPolicy::Mode::Context && Policy.Pairs.empty() && Symbolic)
+      OS << "  aliases: none (every call site is in view)\n";
+    else if (Policy.M == AliasPolicy::Mode::Context)
+      for (const std::string &Note : Policy.Notes)
+        OS << "  aliases: " << Note << "\n";
+    FunctionAccesses FA(*F, Ctx, *this);
+    for (const GpuOp &Op : FA.ops()) {
+      OS << "  op" << Op.Id << " line " << Op.Line << ":" << Op.Column << " " << Op.Callee;
+      std::vector<std::string> Reads, Writes;
+      for (auto [O, Mode] : Op.Effects.entries()) {
+        if (Mode & ReadAccess)
+          Reads.push_back(FA.objects().get(O).Name);
+        if (Mode & WriteAccess)
+          Writes.push_back(FA.objects().get(O).Name);
+      }
+      OS << " reads: " << (Reads.empty() ? "-" : llvm::join(Reads, ", "))
+         << "; writes: " << (Writes.empty() ? "-" : llvm::join(Writes, ", "));
+      if (!Op.UnknownWhy.empty())
+        OS << " (unknown: " << Op.UnknownWhy << ")";
+      OS << "\n";
+    }
   }
-  return *(P->Cache[F] = std::move(Summary));
 }
 
 } // namespace streamalloc

@@ -28,6 +28,12 @@ llvm::StringRef objectKindName(ObjectKind Kind) {
     return "pinned-alloc";
   case ObjectKind::DeviceAllocation:
     return "device-alloc";
+  case ObjectKind::ManagedAllocation:
+    return "managed-alloc";
+  case ObjectKind::ContainerStorage:
+    return "container-elements";
+  case ObjectKind::Symbolic:
+    return "parameter-memory";
   case ObjectKind::ProgramOutput:
     return "output";
   }
@@ -41,13 +47,29 @@ void ObjectTable::print(llvm::raw_ostream &OS) const {
 }
 
 void AccessSet::add(ObjectId Object, uint8_t Mode) {
-  if (Mode != NoAccess)
-    Modes[Object] |= Mode;
+  if (Mode == NoAccess)
+    return;
+  Modes[Object] |= Mode;
+  Direct[Object] |= Mode;
+  AliasOnly.erase(Object);
+}
+
+void AccessSet::addAlias(ObjectId Object, uint8_t Mode) {
+  if (Mode == NoAccess)
+    return;
+  if (!Direct.count(Object))
+    AliasOnly.insert(Object);
+  Modes[Object] |= Mode;
 }
 
 void AccessSet::addAll(const AccessSet &Other) {
-  for (auto [Object, Mode] : Other.Modes)
+  for (auto [Object, Mode] : Other.Direct)
     add(Object, Mode);
+  for (ObjectId Object : Other.AliasOnly)
+    addAlias(Object, Other.modeOf(Object));
+  for (auto [Object, Mode] : Other.Modes)
+    if (!Other.AliasOnly.count(Object))
+      Modes[Object] |= Mode; // aliases of objects also present directly
 }
 
 uint8_t AccessSet::modeOf(ObjectId Object) const {
@@ -55,20 +77,34 @@ uint8_t AccessSet::modeOf(ObjectId Object) const {
   return It == Modes.end() ? NoAccess : It->second;
 }
 
-std::optional<ObjectId> AccessSet::conflictWith(const AccessSet &Other) const {
+std::optional<ObjectId> AccessSet::firstConflict(const std::map<ObjectId, uint8_t> &Mine,
+                                                 const AccessSet &Other, bool DirectOnly) const {
+  const std::map<ObjectId, uint8_t> &Theirs = DirectOnly ? Other.Direct : Other.Modes;
+  auto ModeIn = [](const std::map<ObjectId, uint8_t> &M, ObjectId O) -> uint8_t {
+    auto It = M.find(O);
+    return It == M.end() ? NoAccess : It->second;
+  };
   auto Clash = [](uint8_t A, uint8_t B) { return (A | B) & WriteAccess; };
-  for (auto [Object, Mode] : Modes) {
+  for (auto [Object, Mode] : Mine) {
     if (Object == UnknownObject) {
-      for (auto [OtherObject, OtherMode] : Other.Modes)
+      for (auto [OtherObject, OtherMode] : Theirs)
         if (OtherObject != OutputObject && Clash(Mode, OtherMode))
           return OtherObject;
       continue;
     }
-    uint8_t OtherMode = Other.modeOf(Object) | Other.modeOf(UnknownObject);
+    uint8_t OtherMode = ModeIn(Theirs, Object) | ModeIn(Theirs, UnknownObject);
     if (OtherMode && Clash(Mode, OtherMode))
       return Object;
   }
   return std::nullopt;
+}
+
+std::optional<ObjectId> AccessSet::conflictWith(const AccessSet &Other) const {
+  // A conflict through what both sides name directly reads best; one through
+  // a possible alias is as real.
+  if (std::optional<ObjectId> O = firstConflict(Direct, Other, true))
+    return O;
+  return firstConflict(Modes, Other, false);
 }
 
 void AccessSet::print(llvm::raw_ostream &OS, const ObjectTable &Objects) const {

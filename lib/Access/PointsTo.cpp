@@ -8,11 +8,19 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
 namespace streamalloc {
+
+namespace {
+/// Symbolic paths longer than this become Unknown (keeps recursion finite).
+constexpr unsigned MaxPathLoads = 3;
+/// Rounds of re-evaluating every constraint; real functions need a handful.
+constexpr unsigned MaxRounds = 64;
+} // namespace
 
 bool Pointees::merge(const Pointees &Other) {
   bool Changed = false;
@@ -36,18 +44,58 @@ Pointees Pointees::unknown(std::string Why) {
   return P;
 }
 
-void Pointees::addTo(AccessSet &Set, uint8_t Mode, std::string &UnknownWhy) const {
-  for (ObjectId O : Objects)
-    Set.add(O, Mode);
-  if (Unknown && Mode) {
-    if (!Set.touchesUnknown() && UnknownWhy.empty())
-      UnknownWhy = Why;
-    Set.add(UnknownObject, Mode);
+Pointees Pointees::of(ObjectId Object) {
+  Pointees P;
+  P.Objects.push_back(Object);
+  return P;
+}
+
+void LValue::merge(const LValue &Other) {
+  Objects.merge(Other.Objects);
+  for (const VarDecl *V : Other.Vars)
+    if (!llvm::is_contained(Vars, V))
+      Vars.push_back(V);
+  if (Key != Other.Key)
+    Key = nullptr; // two different fields: any of them
+  if (!Value)
+    Value = Other.Value;
+}
+
+LValue LValue::of(Pointees P, FieldKey Key) {
+  LValue L;
+  L.Objects = std::move(P);
+  L.Key = Key;
+  return L;
+}
+
+CalleeSummaries::~CalleeSummaries() = default;
+
+//===----------------------------------------------------------------------===//
+// Small helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+const Expr *strip(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParens();
+    if (const auto *FE = dyn_cast<FullExpr>(E))
+      E = FE->getSubExpr();
+    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MT->getSubExpr();
+    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BT->getSubExpr();
+    else if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
+      E = DA->getExpr();
+    else if (const auto *DI = dyn_cast<CXXDefaultInitExpr>(E))
+      E = DI->getExpr();
+    else if (const auto *OV = dyn_cast<OpaqueValueExpr>(E); OV && OV->getSourceExpr())
+      E = OV->getSourceExpr();
+    else
+      return E;
   }
 }
 
-namespace {
-/// `v`, `v.f`, `v.f.g` -> the DeclRefExpr of `v`.
 const DeclRefExpr *plainRoot(const Expr *E) {
   E = E->IgnoreParens();
   while (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -72,33 +120,217 @@ bool isSystemGlobal(const VarDecl *V) {
 bool isPlainLocal(const VarDecl *V) {
   return V->hasLocalStorage() && !V->getType()->isArrayType() && !V->getType()->isReferenceType();
 }
+
+/// Whether the class of \p M is a modelled container (its members without a
+/// row touch its internals, which the model names differently).
+bool isContainerMember(const CXXMethodDecl *M) { return modelledClass(M->getParent()); }
+
 } // namespace
 
-PointsTo::PointsTo(const FunctionDecl &F, ASTContext &Ctx, ObjectTable &Objects)
-    : Ctx(Ctx), Objects(Objects) {
-  classifyUses(F.getBody());
-  collectSources(F.getBody());
-  collectPointerArrays(F.getBody());
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (auto &[V, Exprs] : Sources)
-      for (const Expr *E : Exprs) {
-        const Expr *Stripped = E->IgnoreParenCasts();
-        Pointees P;
-        if (const auto *Call = dyn_cast<CallExpr>(Stripped)) {
-          const ApiFunction *Api = modelledCallee(Call);
-          if (Api && Api->ReturnsAllocation)
-            P.Objects.push_back(siteFor(Stripped, V, ObjectKind::HostAllocation));
-          else
-            P = pointees(E);
-        } else if (isa<CXXNewExpr>(Stripped)) {
-          P.Objects.push_back(siteFor(Stripped, V, ObjectKind::HostAllocation));
-        } else {
-          P = pointees(E);
+const CXXRecordDecl *containerClass(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  const ApiFunction *Row = modelledClass(RD);
+  return Row && Row->Kind == ApiKind::ContainerNew ? RD->getCanonicalDecl() : nullptr;
+}
+
+void pointerKeys(QualType T, llvm::SmallVectorImpl<FieldKey> &Keys) {
+  auto Add = [&](FieldKey K) {
+    if (!llvm::is_contained(Keys, K))
+      Keys.push_back(K);
+  };
+  std::function<void(QualType, unsigned)> Walk = [&](QualType T, unsigned Depth) {
+    if (Depth > 4)
+      return Add(nullptr);
+    T = T.getCanonicalType().getNonReferenceType();
+    while (const ArrayType *AT = T->getAsArrayTypeUnsafe())
+      T = AT->getElementType().getCanonicalType();
+    if (T->isPointerType() || T->isMemberPointerType())
+      return Add(nullptr);
+    const auto *RD = T->getAsCXXRecordDecl();
+    if (!RD) {
+      if (const auto *RT = T->getAs<RecordType>()) // a C struct
+        for (const FieldDecl *FD : RT->getDecl()->fields()) {
+          QualType FT = FD->getType().getCanonicalType();
+          while (const ArrayType *AT = FT->getAsArrayTypeUnsafe())
+            FT = AT->getElementType().getCanonicalType();
+          if (FT->isPointerType())
+            Add(FD);
+          else if (FT->isRecordType())
+            Walk(FT, Depth + 1);
         }
-        Changed |= VarPointees[V].merge(P);
-      }
+      return;
+    }
+    if (!RD->hasDefinition())
+      return Add(nullptr);
+    if (const CXXRecordDecl *C = containerClass(T))
+      return Add(C);
+    for (const CXXBaseSpecifier &B : RD->bases())
+      Walk(B.getType(), Depth + 1);
+    for (const FieldDecl *FD : RD->fields()) {
+      QualType FT = FD->getType().getCanonicalType();
+      while (const ArrayType *AT = FT->getAsArrayTypeUnsafe())
+        FT = AT->getElementType().getCanonicalType();
+      if (FT->isPointerType() || FT->isReferenceType() || FT->isMemberPointerType())
+        Add(FD);
+      else if (containerClass(FT))
+        Add(containerClass(FT));
+      else if (FT->isRecordType())
+        Walk(FT, Depth + 1);
+    }
+  };
+  Walk(T, 0);
+}
+
+std::string nameOf(const Expr *E) {
+  E = strip(E)->IgnoreParenCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+    return nameOf(UO->getSubExpr());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return DRE->getDecl()->getNameAsString();
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    std::string Base = nameOf(ME->getBase());
+    if (Base.empty() || isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return ME->getMemberDecl()->getNameAsString();
+    return Base + (ME->isArrow() ? "->" : ".") + ME->getMemberDecl()->getNameAsString();
   }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return nameOf(AS->getBase());
+  return "";
+}
+
+CallSite CallSite::of(const Expr *E) {
+  CallSite C;
+  C.Site = E;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    C.Callee = CE->getConstructor();
+    for (const Expr *Arg : CE->arguments())
+      C.Args.push_back(Arg);
+    return C;
+  }
+  const auto *Call = cast<CallExpr>(E);
+  C.Callee = Call->getDirectCallee();
+  unsigned First = 0;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    C.Object = MC->getImplicitObjectArgument();
+    if (C.Object)
+      C.ObjectIsPointer = C.Object->getType()->isPointerType();
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+    if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+        M && !M->isStatic() && Op->getNumArgs() > 0) {
+      C.Object = Op->getArg(0);
+      First = 1;
+    }
+  }
+  for (unsigned I = First; I < Call->getNumArgs(); ++I)
+    C.Args.push_back(Call->getArg(I));
+  return C;
+}
+
+CallTarget resolveCall(const Expr *E, bool FromDevice) {
+  CallTarget T;
+  auto Summarisable = [&](const FunctionDecl *Callee) -> const FunctionDecl * {
+    const FunctionDecl *Def = nullptr;
+    if (!Callee || !Callee->hasBody(Def) || !Def || !Def->getBody() || Def->isDependentContext())
+      return nullptr;
+    if (!FromDevice && isDeviceFunction(*Def) && !isa<CUDAKernelCallExpr>(E))
+      return nullptr;
+    return Def;
+  };
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    if (const ApiFunction *Row = modelledClass(Ctor->getParent());
+        Row && Row->Kind == ApiKind::ContainerNew) {
+      T.Api = Row;
+      return T;
+    }
+    if (Ctor->isTrivial() ||
+        (Ctor->isCopyOrMoveConstructor() && Ctor->getParent()->isTriviallyCopyable())) {
+      T.Builtin = true;
+      return T;
+    }
+    if (const ApiFunction *Row = modelledClass(Ctor->getParent());
+        Row && Row->Kind == ApiKind::Pure) {
+      T.Api = Row;
+      return T;
+    }
+    if ((T.Def = Summarisable(Ctor)))
+      return T;
+    T.Why = "constructor of `" + CE->getType().getAsString() + "`";
+    return T;
+  }
+  const auto *Call = cast<CallExpr>(E);
+  if (isTrivialAssignment(Call)) {
+    T.Builtin = true;
+    return T;
+  }
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee) {
+    T.Why = isa<CUDAKernelCallExpr>(Call) ? "a kernel launched through a pointer"
+                                          : "a call through a function pointer";
+    return T;
+  }
+  if (const ApiFunction *Api = modelledFunction(Callee)) {
+    if (!FromDevice || Api->Kind == ApiKind::Host || Api->Kind == ApiKind::Pure ||
+        Api->WritesOutput) {
+      T.Api = Api;
+      return T;
+    }
+  }
+  if (unsigned ID = Callee->getBuiltinID()) {
+    const ASTContext &Ctx = Callee->getASTContext();
+    if (ID == Builtin::BI__builtin_expect || Ctx.BuiltinInfo.isConst(ID) ||
+        ID == Builtin::BI__builtin_assume_aligned) {
+      T.Builtin = true;
+      return T;
+    }
+  }
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Callee)) {
+    if (M->getParent()->isLambda()) {
+      T.Why = "a call to a lambda";
+      return T;
+    }
+    bool Qualified = false;
+    if (const auto *ME = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens()))
+      Qualified = ME->hasQualifier();
+    if (M->isVirtual() && !Qualified && !M->hasAttr<FinalAttr>() &&
+        !M->getParent()->hasAttr<FinalAttr>()) {
+      T.Why = "a virtual call to `" + calleeName(Call) + "`";
+      return T;
+    }
+    if (!M->isStatic() && isContainerMember(M)) {
+      T.Why = "call to `" + calleeName(Call) + "`, which has no model";
+      return T;
+    }
+  }
+  if ((T.Def = Summarisable(Callee)))
+    return T;
+  T.Why = "call to `" + calleeName(Call) + "`, which has no model or body";
+  return T;
+}
+
+//===----------------------------------------------------------------------===//
+// Construction and solving
+//===----------------------------------------------------------------------===//
+
+PointsTo::PointsTo(const FunctionDecl &F, ASTContext &Ctx, ObjectTable &Objects,
+                   CalleeSummaries &Callees, AliasPolicy Aliases)
+    : F(F), Ctx(Ctx), Objects(Objects), Callees(Callees), Aliases(std::move(Aliases)),
+      Device(isDeviceFunction(F)) {
+  classifyUses(F.getBody());
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&F))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (Init->getInit()) {
+        collect(Init->getInit());
+        if (Init->getMember())
+          MemberInits.push_back(Init);
+      }
+  collect(F.getBody());
+  solve();
+}
+
+unsigned PointsTo::lineOf(SourceLocation Loc) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  return SM.getSpellingLineNumber(SM.getFileLoc(Loc));
 }
 
 void PointsTo::classifyUses(const Stmt *Body) {
@@ -120,17 +352,15 @@ void PointsTo::classifyUses(const Stmt *Body) {
     if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp())
       if (const DeclRefExpr *R = plainRoot(UO->getSubExpr()))
         Plain.insert(R);
+    // `cudaMalloc(&p, n)`: an allocation stores into p and keeps no pointer to it.
     if (const auto *Call = dyn_cast<CallExpr>(S))
       if (const ApiFunction *Api = modelledCallee(Call))
         for (unsigned I = 0; I < Call->getNumArgs(); ++I)
           if (Api->roleOf(I) == ArgRole::OutAlloc)
             if (const auto *UO = dyn_cast<UnaryOperator>(Call->getArg(I)->IgnoreParenCasts());
                 UO && UO->getOpcode() == UO_AddrOf)
-              if (const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens())) {
+              if (const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens()))
                 Plain.insert(DRE);
-                if (const VarDecl *V = varOf(DRE))
-                  OutAllocs[V] = Call;
-              }
     if (const auto *Lambda = dyn_cast<LambdaExpr>(S))
       for (const LambdaCapture &C : Lambda->captures())
         if (C.capturesVariable())
@@ -144,131 +374,509 @@ void PointsTo::classifyUses(const Stmt *Body) {
     if (const VarDecl *V = varOf(DRE); V && !Plain.count(DRE))
       Escaping.insert(V);
   for (const DeclRefExpr *DRE : All)
-    if (const VarDecl *V = varOf(DRE);
-        V && (isPlainLocal(V) || isSystemGlobal(V)) && !Escaping.count(V))
+    if (const VarDecl *V = varOf(DRE); V && (isPlainLocal(V) || isSystemGlobal(V)) &&
+                                       !Escaping.count(V) &&
+                                       !DRE->refersToEnclosingVariableOrCapture())
       PlainOnly.insert(V);
 }
 
-void PointsTo::collectPointerArrays(const Stmt *Body) {
-  llvm::DenseSet<const VarDecl *> Escaped;
-  llvm::MapVector<const VarDecl *, llvm::SmallVector<const Expr *, 2>> Stores;
-  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const CallExpr *, 2>> Allocs;
-  auto Candidate = [](const VarDecl *V) {
-    const auto *AT = V ? dyn_cast<ConstantArrayType>(V->getType().getTypePtr()) : nullptr;
-    return AT && V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
-           AT->getElementType()->isPointerType();
-  };
-  // Each use of a candidate must be `a[i]` read, `a[i] = e`, or `&a[i]` as
-  // the out-parameter of a modelled allocation.
-  std::function<void(const Stmt *, const Stmt *, const Stmt *)> Walk = [&](const Stmt *S,
-                                                                           const Stmt *Parent,
-                                                                           const Stmt *Grand) {
-    if (!S)
-      return;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
-      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-      if (!Candidate(V))
-        return;
-      const auto *Decay = dyn_cast_or_null<ImplicitCastExpr>(Parent);
-      const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(Grand);
-      if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay || !AS ||
-          AS->getBase() != Decay) {
-        Escaped.insert(V);
-      }
-      return;
-    }
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreImpCasts()))
-        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); Candidate(V)) {
-          const auto *Use = Parent;
-          bool Ok = false;
-          if (const auto *ICE = dyn_cast_or_null<ImplicitCastExpr>(Use))
-            Ok = ICE->getCastKind() == CK_LValueToRValue;
-          else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Use);
-                   BO && BO->getOpcode() == BO_Assign && BO->getLHS() == AS) {
-            Stores[V].push_back(BO->getRHS());
-            Ok = true;
-          } else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Use);
-                     UO && UO->getOpcode() == UO_AddrOf) {
-            Ok = false; // decided by the call below
-          }
-          if (!Ok && !isa_and_nonnull<UnaryOperator>(Use))
-            Escaped.insert(V);
-        }
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      if (const ApiFunction *Api = modelledCallee(Call); Api && Api->Kind == ApiKind::Allocate)
-        for (unsigned I = 0; I < Call->getNumArgs(); ++I)
-          if (Api->roleOf(I) == ArgRole::OutAlloc)
-            if (const auto *UO = dyn_cast<UnaryOperator>(Call->getArg(I)->IgnoreParenCasts());
-                UO && UO->getOpcode() == UO_AddrOf)
-              if (const auto *AS = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
-                if (const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreImpCasts()))
-                  if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); Candidate(V))
-                    Allocs[V].push_back(Call);
-    // Any other `&a[i]` lets the element be written from elsewhere.
-    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf)
-      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
-        if (const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreImpCasts()))
-          if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); Candidate(V)) {
-            bool AllocArg = false;
-            for (const auto &[Arr, Calls] : Allocs)
-              for (const CallExpr *C : Calls)
-                for (const Expr *Arg : C->arguments())
-                  AllocArg |= Arg->IgnoreParenCasts() == UO;
-            const auto *Call = dyn_cast_or_null<CallExpr>(Grand);
-            if (!AllocArg && Call)
-              if (const ApiFunction *Api = modelledCallee(Call);
-                  Api && Api->Kind == ApiKind::Allocate)
-                AllocArg = true; // the call is visited after its arguments
-            if (!AllocArg)
-              Escaped.insert(V);
-          }
-    for (const Stmt *Child : S->children())
-      Walk(Child, S, Parent);
-  };
-  Walk(Body, nullptr, nullptr);
-  for (auto &[V, Calls] : Allocs)
-    if (!Escaped.count(V))
-      PointerArrays[V] = Calls;
-  for (auto &[V, Exprs] : Stores)
-    if (!Escaped.count(V)) {
-      PointerArrays[V];
-      llvm::append_range(Sources[V], Exprs);
-    }
-}
-
-void PointsTo::collectSources(const Stmt *S) {
-  if (!S)
+void PointsTo::collect(const Stmt *S) {
+  if (!S || isa<UnaryExprOrTypeTraitExpr>(S))
     return;
-  auto IsCandidate = [&](const VarDecl *V) {
-    return V && V->getType()->isPointerType() && V->hasLocalStorage() && !isa<ParmVarDecl>(V);
-  };
-  if (const auto *DS = dyn_cast<DeclStmt>(S))
-    for (const Decl *D : DS->decls())
-      if (const auto *V = dyn_cast<VarDecl>(D); IsCandidate(V))
-        if (V->getInit())
-          Sources[V].push_back(V->getInit());
-        else
-          Sources[V]; // declared without a value: points nowhere until assigned
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
-      if (const VarDecl *V = varOf(DRE); IsCandidate(V))
-        Sources[V].push_back(BO->getRHS());
+  if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+    // Its body is another function; what it captures escapes to it.
+    Constraints.push_back(Lambda);
+    return;
+  }
+  if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S)) {
+    // The configuration call is part of the launch, not a call of its own.
+    Constraints.push_back(S);
+    if (const CallExpr *Config = Launch->getConfig())
+      for (const Expr *Arg : Config->arguments())
+        collect(Arg);
+    for (const Expr *Arg : Launch->arguments())
+      collect(Arg);
+    return;
+  }
+  if (isa<DeclStmt, CallExpr, CXXConstructExpr, ReturnStmt, CXXNewExpr>(S))
+    Constraints.push_back(S);
+  else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+    Constraints.push_back(S);
   for (const Stmt *Child : S->children())
-    collectSources(Child);
+    collect(Child);
 }
 
-ObjectId PointsTo::siteFor(const Expr *Allocation, const VarDecl *Named, ObjectKind Kind) {
-  auto It = Sites.find(Allocation);
-  if (It != Sites.end())
-    return It->second;
-  const SourceManager &SM = Ctx.getSourceManager();
-  unsigned Line = SM.getSpellingLineNumber(SM.getFileLoc(Allocation->getBeginLoc()));
-  std::string Name = Named ? Named->getNameAsString() : "allocation@" + std::to_string(Line);
-  return Sites[Allocation] = Objects.add(Kind, Name, Line, nullptr, Allocation);
+void PointsTo::solve() {
+  for (unsigned Round = 0; Round < MaxRounds; ++Round) {
+    Changed = false;
+    for (const CXXCtorInitializer *Init : MemberInits) {
+      // `: ptr(p)` stores into the object being built.
+      LValue Field = LValue::of(thisPointees());
+      Field.Key = Init->getMember();
+      QualType T = Init->getMember()->getType();
+      if (T->isPointerType())
+        store(Field, pointees(Init->getInit()));
+      else if (T->isReferenceType())
+        store(Field, addressOf(Init->getInit()));
+      else if (T->isRecordType() || T->isArrayType())
+        assignAggregate(Field, Init->getInit(), T);
+    }
+    for (const Stmt *S : Constraints)
+      apply(S);
+    closeEscapes();
+    if (!Changed)
+      return;
+  }
+  // Should not happen (everything only grows, within finite bounds); stay
+  // safe if it does.
+  noteUnknownStores("points-to facts that did not settle");
+  for (unsigned O = OutputObject + 1; O < Objects.size(); ++O)
+    Escaped.insert(O);
 }
 
-bool PointsTo::isTracked(const VarDecl *V) const { return !PlainOnly.count(V); }
+void PointsTo::noteUnknownStores(const std::string &Why) {
+  if (!StoresUnknown) {
+    StoresUnknown = true;
+    StoresUnknownWhy = Why;
+    Changed = true;
+  }
+}
+
+void PointsTo::apply(const Stmt *S) {
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        collectDecl(V);
+    return;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    QualType T = BO->getLHS()->getType();
+    nameAllocation(BO->getRHS(), nameOf(BO->getLHS()));
+    if (T->isPointerType())
+      store(lvalue(BO->getLHS()), pointees(BO->getRHS()));
+    else if (T->isRecordType() || T->isArrayType())
+      assignAggregate(lvalue(BO->getLHS()), BO->getRHS(), T);
+    return;
+  }
+  if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+    const Expr *Value = RS->getRetValue();
+    if (!Value)
+      return;
+    QualType T = F.getReturnType();
+    if (T->isReferenceType()) {
+      Changed |= Returned.merge(addressOf(Value));
+    } else if (T->isPointerType()) {
+      Changed |= Returned.merge(pointees(Value));
+    } else if (T->isRecordType()) {
+      llvm::SmallVector<FieldKey, 4> Keys;
+      pointerKeys(T, Keys);
+      for (FieldKey K : Keys) {
+        Pointees P = fieldOfValue(Value, K);
+        auto It = llvm::find_if(ReturnedFields, [&](const auto &E) { return E.first == K; });
+        if (It == ReturnedFields.end()) {
+          ReturnedFields.push_back({K, P});
+          Changed |= !P.empty();
+        } else {
+          Changed |= It->second.merge(P);
+        }
+      }
+    }
+    return;
+  }
+  if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+    for (const LambdaCapture &C : Lambda->captures()) {
+      if (!C.capturesVariable())
+        continue;
+      const auto *V = dyn_cast<VarDecl>(C.getCapturedVar());
+      if (!V)
+        continue;
+      std::string Why = "`" + V->getNameAsString() + "` is captured by a lambda";
+      if (C.getCaptureKind() == LCK_ByRef) {
+        escape(Pointees::of(storageOf(V)), Why);
+      } else {
+        LValue L = varLValue(V);
+        L.Key = nullptr;
+        escape(load(L), Why);
+      }
+    }
+    return;
+  }
+  if (const auto *New = dyn_cast<CXXNewExpr>(S)) {
+    if (const CXXConstructExpr *C = New->getConstructExpr()) {
+      LValue Built = LValue::of(pointees(New));
+      applyCall(C, &Built);
+    }
+    return;
+  }
+  if (isa<CallExpr, CXXConstructExpr>(S))
+    applyCall(cast<Expr>(S), nullptr);
+}
+
+void PointsTo::collectDecl(const VarDecl *V) {
+  const Expr *Init = V->getInit();
+  if (!Init)
+    return;
+  QualType T = V->getType();
+  if (T->isReferenceType())
+    return; // binds: lvalue() follows the initializer
+  nameAllocation(Init, V->getNameAsString());
+  if (T->isPointerType()) {
+    store(varLValue(V), pointees(Init));
+    return;
+  }
+  if (T->isRecordType() || T->isArrayType()) {
+    const Expr *Stripped = strip(Init);
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(Stripped)) {
+      LValue Built = varLValue(V);
+      CallTarget Target = resolveCall(CE, Device);
+      if (Target.Def) {
+        applyCall(CE, &Built);
+        return;
+      }
+    }
+    assignAggregate(varLValue(V), Init, T);
+  }
+}
+
+void PointsTo::assignAggregate(const LValue &Where, const Expr *Value, QualType Type) {
+  llvm::SmallVector<FieldKey, 4> Keys;
+  pointerKeys(Type, Keys);
+  for (FieldKey K : Keys) {
+    LValue Target = Where;
+    Target.Key = K;
+    store(Target, fieldOfValue(Value, K));
+  }
+}
+
+void PointsTo::applyCall(const Expr *E, const LValue *Constructed) {
+  CallTarget Target = resolveCall(E, Device);
+  CallSite C = CallSite::of(E);
+  // A constructor without a known destination builds a temporary: what it
+  // stores into it is read back through fieldOfValue().
+  LValue Temporary;
+  Temporary.Objects.Temporary = true;
+  Temporary.Value = E;
+  C.Constructed = Constructed ? Constructed : isa<CXXConstructExpr>(E) ? &Temporary : nullptr;
+  if (const auto *Call = dyn_cast<CallExpr>(E); Call && isTrivialAssignment(Call)) {
+    assignAggregate(lvalue(Call->getArg(0)), Call->getArg(1), Call->getArg(0)->getType());
+    return;
+  }
+  if (Target.Builtin)
+    return; // builtins keep no pointers; trivial constructors are handled by their users
+  if (Target.Api) {
+    applyApiCall(C, *Target.Api);
+    return;
+  }
+  if (Target.Def) {
+    applySummaryCall(C, Callees.summaryOf(Target.Def));
+    return;
+  }
+  if (Device && C.Callee && !isa<CUDAKernelCallExpr>(E))
+    return; // device builtins and intrinsics read and write, but keep no pointers
+  escapeArguments(C, "`" + (C.Callee ? C.Callee->getNameAsString() : std::string("a call")) +
+                         "` may keep it (" + Target.Why + ")");
+  noteUnknownStores(Target.Why);
+}
+
+void PointsTo::escapeArguments(const CallSite &C, const std::string &Why) {
+  if (C.Object)
+    escape(C.ObjectIsPointer ? pointees(C.Object) : addressOf(C.Object), Why);
+  for (const Expr *Arg : C.Args) {
+    if (!Arg)
+      continue;
+    QualType T = Arg->getType();
+    if (T->isPointerType() || T->isArrayType())
+      escape(pointees(Arg), Why);
+    if (Arg->isGLValue())
+      escape(addressOf(Arg), Why); // passed by reference
+    else if (T->isRecordType())
+      escape(fieldOfValue(Arg, nullptr), Why);
+  }
+}
+
+void PointsTo::applyApiCall(const CallSite &C, const ApiFunction &Api) {
+  // Arguments in role order: the object first for a member function.
+  llvm::SmallVector<const Expr *, 6> Args;
+  if (Api.isMember())
+    Args.push_back(C.Object);
+  llvm::append_range(Args, C.Args);
+  auto IsContainer = [&](unsigned I) {
+    return Args[I] && (Api.isMember() && I == 0 ? true : (bool)containerClass(Args[I]->getType()));
+  };
+  auto Memory = [&](unsigned I) -> LValue {
+    if (Api.isMember() && I == 0)
+      return LValue::of(elementsOf(C.Object, C.ObjectIsPointer));
+    if (!IsContainer(I) && Args[I]->getType()->isPointerType())
+      return pointeeLValue(Args[I]);
+    return LValue::of(argumentMemory(Args[I], IsContainer(I)));
+  };
+  switch (Api.Kind) {
+  case ApiKind::ContainerNew: {
+    // Construction: fresh elements, or a move hands over the argument's.
+    const auto *CE = dyn_cast<CXXConstructExpr>(C.Site);
+    LValue Where = C.Constructed ? *C.Constructed : LValue();
+    const CXXRecordDecl *RD = containerClass(C.Site->getType());
+    if (!CE || !RD || !C.Constructed)
+      return; // a temporary: fieldOfValue() names its elements
+    Where.Key = RD;
+    store(Where, fieldOfValue(CE, RD));
+    return;
+  }
+  case ApiKind::ContainerAssign: {
+    const auto *M = dyn_cast_or_null<CXXMethodDecl>(C.Callee);
+    if (M && M->isMoveAssignmentOperator() && Args.size() > 1 && Args[1]) {
+      LValue Where = C.ObjectIsPointer ? LValue::of(pointees(C.Object)) : lvalue(C.Object);
+      Where.Key = containerClass(C.Object->getType()->isPointerType()
+                                     ? C.Object->getType()->getPointeeType()
+                                     : C.Object->getType());
+      store(Where, elementsOf(Args[1]));
+    }
+    return; // a copy writes the elements it already has (or a new buffer: same object)
+  }
+  case ApiKind::ContainerSwap: {
+    if (Args.size() < 2 || !Args[0] || !Args[1])
+      return;
+    LValue A = C.ObjectIsPointer ? LValue::of(pointees(C.Object)) : lvalue(C.Object);
+    LValue B = lvalue(Args[1]);
+    A.Key = B.Key = containerClass(Args[1]->getType());
+    Pointees EA = load(A), EB = load(B);
+    store(A, EB);
+    store(B, EA);
+    return;
+  }
+  default:
+    break;
+  }
+  // Copies: what the call writes may now hold the pointers stored in what
+  // it reads (memcpy of a struct, cudaMemcpy of an array of device pointers).
+  llvm::SmallVector<unsigned, 2> Reads, Writes;
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    if (!Args[I])
+      continue;
+    switch (Api.roleOf(I)) {
+    case ArgRole::OutAlloc:
+      store(pointeeLValue(Args[I]), Pointees::of(allocationSite(C.Site, &Api, nameOf(Args[I]))));
+      break;
+    case ArgRole::Read:
+      Reads.push_back(I);
+      break;
+    case ArgRole::Write:
+    case ArgRole::ReadWrite:
+      Writes.push_back(I);
+      break;
+    case ArgRole::Unknown:
+      escape(argumentMemory(Args[I], false),
+             "argument " + std::to_string(I + 1) + " of `" + Api.Name.str() + "`");
+      noteUnknownStores("`" + Api.Name.str() + "`, which copies memory the analysis cannot name");
+      break;
+    default:
+      break;
+    }
+  }
+  if (Api.Kind == ApiKind::UserStreams && Api.Name == "cudaLaunchKernel")
+    noteUnknownStores("`cudaLaunchKernel`");
+  if (Reads.empty() || Writes.empty())
+    return;
+  // Only memory that can hold pointers: copying floats copies no pointers.
+  auto MayHoldPointers = [&](unsigned I) {
+    if (IsContainer(I))
+      return true;
+    QualType T = Args[I]->IgnoreParenImpCasts()->getType();
+    if (!T->isPointerType() && !T->isArrayType())
+      return true;
+    QualType Pointee =
+        T->isPointerType() ? T->getPointeeType() : QualType(T->getPointeeOrArrayElementType(), 0);
+    if (Pointee->isVoidType() || Pointee->isCharType() || Pointee->isIncompleteType())
+      return true;
+    llvm::SmallVector<FieldKey, 2> Keys;
+    pointerKeys(Pointee, Keys);
+    return !Keys.empty();
+  };
+  if (llvm::none_of(Reads, MayHoldPointers) && llvm::none_of(Writes, MayHoldPointers))
+    return;
+  Pointees Copied;
+  for (unsigned I : Reads)
+    Copied.merge(load(Memory(I)));
+  if (Copied.empty())
+    return;
+  for (unsigned I : Writes)
+    store(Memory(I), Copied);
+}
+
+void PointsTo::applySummaryCall(const CallSite &C, const FunctionSummary &S) {
+  for (const SummaryStore &St : S.Stores) {
+    Pointees Target = instantiate(St.Target, C, S);
+    store(LValue::of(Target, St.Field), instantiate(St.Value, C, S));
+  }
+  for (const SummaryRef &R : S.Escapes)
+    escape(instantiate(R, C, S), "`" + C.Callee->getNameAsString() + "` lets it escape");
+  if (S.StoresUnknown)
+    noteUnknownStores("`" + C.Callee->getNameAsString() + "` calls code the analysis cannot see");
+}
+
+//===----------------------------------------------------------------------===//
+// Cells
+//===----------------------------------------------------------------------===//
+
+void PointsTo::storeCell(CellList &Cells, FieldKey Key, const Pointees &What) {
+  for (auto &[K, P] : Cells)
+    if (K == Key) {
+      Changed |= P.merge(What);
+      return;
+    }
+  Cells.push_back({Key, What});
+  Changed = true;
+}
+
+void PointsTo::store(const LValue &Where, const Pointees &What) {
+  if (What.empty())
+    return;
+  Pointees Clean = What;
+  Clean.Temporary = false;
+  if (Where.Objects.Unknown)
+    escape(Clean, "it is stored where the analysis cannot follow");
+  for (ObjectId O : Where.Objects.Objects) {
+    if (O == UnknownObject) {
+      escape(Clean, "it is stored where the analysis cannot follow");
+      continue;
+    }
+    storeCell(ObjectCells[O], Where.Key, Clean);
+    if (isGlobalObject(O))
+      escape(Clean, "it is stored in global `" + Objects.get(O).Name + "`");
+    else if (Escaped.count(O))
+      escape(Clean, "it is stored in `" + Objects.get(O).Name + "`, which escapes");
+  }
+  for (const VarDecl *V : Where.Vars)
+    storeCell(VarCells[V], Where.Key, Clean);
+}
+
+void PointsTo::escape(const Pointees &P, const std::string &Why) {
+  for (ObjectId O : P.Objects)
+    if (O > OutputObject && Escaped.insert(O).second) {
+      EscapeWhy[O] = Why;
+      Changed = true;
+    }
+}
+
+void PointsTo::closeEscapes() {
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (unsigned O = OutputObject + 1; O < Objects.size(); ++O) {
+      if (!Escaped.count(O))
+        continue;
+      auto It = ObjectCells.find(O);
+      if (It == ObjectCells.end())
+        continue;
+      for (auto &[K, P] : It->second)
+        for (ObjectId Held : P.Objects)
+          if (Held > OutputObject && Escaped.insert(Held).second) {
+            EscapeWhy[Held] = "it is stored in `" + Objects.get(O).Name + "`, which escapes";
+            Grew = Changed = true;
+          }
+    }
+  }
+}
+
+Pointees PointsTo::readCells(const CellList *Cells, FieldKey Key) const {
+  Pointees R;
+  if (!Cells)
+    return R;
+  for (const auto &[K, P] : *Cells)
+    if (!Key || !K || K == Key)
+      R.merge(P);
+  return R;
+}
+
+bool PointsTo::isParamVar(const VarDecl *V, unsigned &Index) const {
+  const auto *PV = dyn_cast<ParmVarDecl>(V);
+  if (!PV)
+    return false;
+  for (unsigned I = 0; I < F.getNumParams(); ++I)
+    if (F.getParamDecl(I) == PV) {
+      Index = I;
+      return true;
+    }
+  return false;
+}
+
+Pointees PointsTo::paramContent(const VarDecl *V, FieldKey Key) {
+  unsigned I;
+  if (!isParamVar(V, I))
+    return {};
+  QualType T = V->getType();
+  SymbolicPath P;
+  P.Param = I;
+  if (T->isPointerType())
+    return Pointees::of(symbol(P));
+  if (T->isRecordType() || T->isArrayType()) {
+    P.ByValue = true;
+    return symbolContent(P, Key);
+  }
+  return {};
+}
+
+Pointees PointsTo::readVar(const VarDecl *V, FieldKey Key) {
+  auto It = VarCells.find(V);
+  Pointees R = readCells(It == VarCells.end() ? nullptr : &It->second, Key);
+  R.merge(paramContent(V, Key));
+  return R;
+}
+
+Pointees PointsTo::readObject(ObjectId O, FieldKey Key) {
+  if (O == UnknownObject)
+    return Pointees::unknown("a pointer loaded from memory the analysis cannot name");
+  if (O == OutputObject)
+    return {};
+  auto It = ObjectCells.find(O);
+  Pointees R = readCells(It == ObjectCells.end() ? nullptr : &It->second, Key);
+  bool AnyEscaped = Escaped.count(O);
+  if (Aliases.M != AliasPolicy::Mode::Distinct && (SymbolPaths.count(O) || isGlobalObject(O)))
+    for (unsigned Other = OutputObject + 1; Other < Objects.size(); ++Other)
+      if (Other != O && mayAlias(O, Other)) {
+        auto OIt = ObjectCells.find(Other);
+        R.merge(readCells(OIt == ObjectCells.end() ? nullptr : &OIt->second, Key));
+        AnyEscaped |= Escaped.count(Other) != 0;
+      }
+  const MemoryObject &Obj = Objects.get(O);
+  if (auto P = SymbolPaths.find(O); P != SymbolPaths.end()) {
+    SymbolicPath Base = P->second;
+    R.merge(symbolContent(Base, Key));
+    if (StoresUnknown)
+      R.merge(Pointees::unknown(StoresUnknownWhy));
+  } else if (isGlobalObject(O)) {
+    R.merge(Pointees::unknown("a pointer stored in global `" + Obj.Name + "`"));
+  } else if (Obj.Var) {
+    R.merge(paramContent(Obj.Var, Key));
+  }
+  if (AnyEscaped) {
+    std::string Why = Obj.Kind == ObjectKind::Variable
+                          ? "the address of `" + Obj.Name + "` is taken"
+                          : "`" + Obj.Name + "` escapes: " + EscapeWhy.lookup(O);
+    R.merge(Pointees::unknown(Why));
+  }
+  return R;
+}
+
+Pointees PointsTo::load(const LValue &L) {
+  Pointees R;
+  if (L.Objects.Unknown)
+    R.merge(Pointees::unknown(L.Objects.Why));
+  for (ObjectId O : L.Objects.Objects)
+    R.merge(readObject(O, L.Key));
+  for (const VarDecl *V : L.Vars)
+    R.merge(readVar(V, L.Key));
+  if (L.Value)
+    R.merge(fieldOfValue(L.Value, L.Key));
+  return R;
+}
+
+//===----------------------------------------------------------------------===//
+// Objects
+//===----------------------------------------------------------------------===//
+
+bool PointsTo::isTracked(const VarDecl *V) const {
+  return !PlainOnly.count(V) && !isSystemGlobal(V);
+}
 
 bool PointsTo::isImmutable(const VarDecl *V) const {
   if (V->getType()->isReferenceType() || V->hasAttr<CUDADeviceAttr>() ||
@@ -285,63 +893,368 @@ ObjectId PointsTo::storageOf(const VarDecl *V) {
   auto It = Storage.find(V);
   if (It != Storage.end())
     return It->second;
-  const SourceManager &SM = Ctx.getSourceManager();
   bool Symbol = V->hasAttr<CUDADeviceAttr>() || V->hasAttr<CUDAConstantAttr>() ||
                 V->hasAttr<HIPManagedAttr>();
-  unsigned Line = SM.getSpellingLineNumber(SM.getFileLoc(V->getLocation()));
-  return Storage[V] = Objects.add(Symbol ? ObjectKind::DeviceSymbol : ObjectKind::Variable,
-                                  V->getNameAsString(), Line, V);
+  ObjectId O = Objects.add(Symbol ? ObjectKind::DeviceSymbol : ObjectKind::Variable,
+                           V->getNameAsString(), lineOf(V->getLocation()), V);
+  if (isImmutable(V))
+    ImmutableObjects.insert(O);
+  return Storage[V] = O;
 }
 
-Pointees PointsTo::pointeesOfVar(const VarDecl *V) {
-  std::string Name = "`" + V->getNameAsString() + "`";
-  if (isa<ParmVarDecl>(V))
-    return Pointees::unknown(Name + " is a parameter (callers are not analysed yet)");
-  if (!V->hasLocalStorage())
-    return Pointees::unknown(Name + " is a global or static variable");
-  if (V->getType()->isReferenceType())
-    return Pointees::unknown(Name + " is a reference");
-  Pointees Result;
-  if (auto It = OutAllocs.find(V); It != OutAllocs.end()) {
-    const ApiFunction *Api = modelledCallee(It->second);
-    ObjectKind Kind = Api->Allocates == MemorySpace::Device       ? ObjectKind::DeviceAllocation
-                      : Api->Allocates == MemorySpace::HostPinned ? ObjectKind::PinnedAllocation
-                                                                  : ObjectKind::HostAllocation;
-    Result.Objects.push_back(siteFor(It->second, V, Kind));
+bool PointsTo::isGlobalObject(ObjectId O) const {
+  const VarDecl *V = Objects.get(O).Var;
+  return V && V->hasGlobalStorage() && !V->hasAttr<CUDASharedAttr>();
+}
+
+const VarDecl *PointsTo::globalOf(ObjectId O) const {
+  return O < Objects.size() && isGlobalObject(O) ? Objects.get(O).Var : nullptr;
+}
+
+const SymbolicPath *PointsTo::pathOf(ObjectId O) const {
+  auto It = SymbolPaths.find(O);
+  return It == SymbolPaths.end() ? nullptr : &It->second;
+}
+
+bool PointsTo::isEscaped(ObjectId O) const { return Escaped.count(O); }
+
+const llvm::SmallVector<std::pair<FieldKey, Pointees>, 2> *PointsTo::storesOf(ObjectId O) const {
+  auto It = ObjectCells.find(O);
+  return It == ObjectCells.end() ? nullptr : &It->second;
+}
+
+ObjectId PointsTo::symbol(const SymbolicPath &P) {
+  auto It = Symbols.find(P);
+  if (It != Symbols.end())
+    return It->second;
+  ObjectId O = Objects.add(ObjectKind::Symbolic, P.str(F), lineOf(F.getLocation()));
+  Symbols[P] = O;
+  SymbolPaths[O] = P;
+  return O;
+}
+
+Pointees PointsTo::symbolContent(const SymbolicPath &Base, FieldKey Key) {
+  if (Base.Loads.size() >= MaxPathLoads)
+    return Pointees::unknown("pointers stored too deep inside `" + Base.str(F) + "`");
+  SymbolicPath P = Base;
+  P.Loads.push_back(Key);
+  return Pointees::of(symbol(P));
+}
+
+ObjectId PointsTo::siteFor(const Expr *Site, ObjectKind Kind, std::string Name,
+                           SourceLocation Loc) {
+  auto It = Sites.find(Site);
+  if (It != Sites.end())
+    return It->second;
+  unsigned Line = lineOf(Loc);
+  if (Name.empty())
+    Name = "allocation@" + std::to_string(Line);
+  return Sites[Site] = Objects.add(Kind, std::move(Name), Line, nullptr, Site);
+}
+
+void PointsTo::nameAllocation(const Expr *Value, std::string Name) {
+  const Expr *E = strip(Value)->IgnoreParenCasts();
+  E = strip(E);
+  if (Name.empty() || Sites.count(E))
+    return;
+  if (isa<CXXNewExpr>(E) && !cast<CXXNewExpr>(E)->getNumPlacementArgs()) {
+    siteFor(E, ObjectKind::HostAllocation, std::move(Name), E->getBeginLoc());
+  } else if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    CallTarget T = resolveCall(Call, Device);
+    if (T.Api && T.Api->ReturnsAllocation)
+      allocationSite(Call, T.Api, std::move(Name));
+  } else if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    CallTarget T = resolveCall(CE, Device);
+    if (T.Api && T.Api->Kind == ApiKind::ContainerNew && !CE->getConstructor()->isMoveConstructor())
+      allocationSite(CE, T.Api, std::move(Name));
   }
-  if (isTracked(V))
-    Result.merge(Pointees::unknown("the address of " + Name + " is taken"));
-  else if (auto It = VarPointees.find(V); It != VarPointees.end())
-    Result.merge(It->second);
-  return Result;
+}
+
+ObjectKind PointsTo::kindOf(const ApiFunction &Api) const {
+  switch (Api.Allocates) {
+  case MemorySpace::Device:
+    return ObjectKind::DeviceAllocation;
+  case MemorySpace::HostPinned:
+    return ObjectKind::PinnedAllocation;
+  case MemorySpace::Managed:
+    return ObjectKind::ManagedAllocation;
+  default:
+    return ObjectKind::HostAllocation;
+  }
+}
+
+ObjectId PointsTo::allocationSite(const Expr *Allocation, const ApiFunction *Api,
+                                  std::string Name) {
+  ObjectKind Kind = Api ? kindOf(*Api) : ObjectKind::HostAllocation;
+  if (Api && Api->Kind == ApiKind::ContainerNew)
+    Kind = ObjectKind::ContainerStorage;
+  return siteFor(Allocation, Kind, std::move(Name), Allocation->getBeginLoc());
+}
+
+bool PointsTo::mayAlias(ObjectId A, ObjectId B) const {
+  if (A == B)
+    return true;
+  if (Aliases.M == AliasPolicy::Mode::Distinct)
+    return false;
+  auto RefOf = [&](ObjectId O, SummaryRef &R) {
+    if (const SymbolicPath *P = pathOf(O)) {
+      R = SummaryRef::path(*P);
+      return true;
+    }
+    if (const VarDecl *V = globalOf(O)) {
+      R = SummaryRef::global(V);
+      return true;
+    }
+    return false;
+  };
+  SummaryRef RA, RB;
+  if (!RefOf(A, RA) || !RefOf(B, RB))
+    return false;
+  return Aliases.mayAlias(RA, RB);
+}
+
+void PointsTo::addAccess(AccessSet &Set, const Pointees &P, uint8_t Mode,
+                         std::string &UnknownWhy) const {
+  if (!Mode)
+    return;
+  if (P.Unknown) {
+    if (!Set.touchesUnknown() && UnknownWhy.empty())
+      UnknownWhy = P.Why;
+    Set.add(UnknownObject, Mode);
+    return;
+  }
+  for (ObjectId O : P.Objects) {
+    if (ImmutableObjects.count(O))
+      continue;
+    Set.add(O, Mode);
+    if (Aliases.M == AliasPolicy::Mode::Distinct || (!pathOf(O) && !globalOf(O)))
+      continue;
+    for (unsigned Other = OutputObject + 1; Other < Objects.size(); ++Other)
+      if (Other != O && !ImmutableObjects.count(Other) && mayAlias(O, Other))
+        Set.addAlias(Other, Mode);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+LValue PointsTo::varLValue(const VarDecl *V) {
+  LValue L;
+  if (!isTracked(V))
+    L.Vars.push_back(V);
+  else
+    L.Objects = Pointees::of(storageOf(V));
+  return L;
+}
+
+Pointees PointsTo::addressOf(const Expr *E) { return objectsOf(lvalue(E)); }
+
+LValue PointsTo::pointeeLValue(const Expr *Pointer) {
+  const Expr *E = strip(Pointer)->IgnoreParenCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+    return lvalue(UO->getSubExpr()); // keeps a local no one else can reach
+  return LValue::of(pointees(Pointer));
+}
+
+Pointees PointsTo::objectsOf(const LValue &L) {
+  Pointees P = L.Objects;
+  for (const VarDecl *V : L.Vars)
+    if (isTracked(V))
+      P.merge(Pointees::of(storageOf(V)));
+  if (L.Value)
+    P.Temporary = true;
+  return P;
+}
+
+Pointees PointsTo::elementsOf(const Expr *Object, bool IsPointer) {
+  if (!Object)
+    return Pointees::unknown("a container the analysis cannot name");
+  QualType T = IsPointer ? Object->getType()->getPointeeType() : Object->getType();
+  LValue L = IsPointer ? LValue::of(pointees(Object)) : lvalue(Object);
+  L.Key = containerClass(T);
+  if (!L.Key)
+    return Pointees::unknown("a container the analysis does not model");
+  return load(L);
+}
+
+Pointees PointsTo::argumentMemory(const Expr *Arg, bool Container) {
+  if (!Arg)
+    return {};
+  QualType T = Arg->getType();
+  if (Container || containerClass(T))
+    return elementsOf(Arg);
+  if (T->isPointerType() || T->isArrayType())
+    return pointees(Arg);
+  if (T->isRecordType() && !Arg->isGLValue())
+    return fieldOfValue(Arg, nullptr); // an iterator passed by value
+  if (T->isRecordType())
+    return load(lvalue(Arg));
+  return {};
+}
+
+LValue PointsTo::lvalue(const Expr *E) {
+  E = strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V) {
+      if (isa<FunctionDecl, EnumConstantDecl>(DRE->getDecl()))
+        return {};
+      return LValue::of(Pointees::unknown("`" + DRE->getDecl()->getNameAsString() +
+                                          "` is not a variable the analysis follows"));
+    }
+    if (DRE->refersToEnclosingVariableOrCapture())
+      return LValue::of(
+          Pointees::unknown("`" + V->getNameAsString() + "` is captured from an enclosing scope"));
+    if (V->getType()->isReferenceType()) {
+      unsigned I;
+      if (isParamVar(V, I)) {
+        SymbolicPath P;
+        P.Param = I;
+        return LValue::of(Pointees::of(symbol(P)));
+      }
+      if (V->getInit())
+        return lvalue(V->getInit());
+      return LValue::of(Pointees::unknown("`" + V->getNameAsString() + "` is a reference"));
+    }
+    return varLValue(V);
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const ValueDecl *Member = ME->getMemberDecl();
+    if (const auto *V = dyn_cast<VarDecl>(Member)) // a static data member
+      return LValue::of(Pointees::of(storageOf(V)));
+    if (!isa<FieldDecl>(Member))
+      return {};
+    LValue L = ME->isArrow() ? LValue::of(pointees(ME->getBase())) : lvalue(ME->getBase());
+    L.Key = Member;
+    if (Member->getType()->isReferenceType()) // a reference member: what it refers to
+      return LValue::of(load(L));
+    return L;
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+    if (Base->getType()->isArrayType())
+      return lvalue(Base);
+    return LValue::of(pointees(AS->getBase()));
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    switch (UO->getOpcode()) {
+    case UO_Deref:
+      return LValue::of(pointees(UO->getSubExpr()));
+    case UO_PreInc:
+    case UO_PreDec:
+    case UO_Real:
+    case UO_Imag:
+    case UO_Extension:
+      return lvalue(UO->getSubExpr());
+    default:
+      break;
+    }
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp())
+      return lvalue(BO->getLHS());
+    if (BO->getOpcode() == BO_Comma)
+      return lvalue(BO->getRHS());
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    LValue L = lvalue(CO->getTrueExpr());
+    L.merge(lvalue(CO->getFalseExpr()));
+    return L;
+  }
+  if (const auto *Cast = dyn_cast<CastExpr>(E))
+    return lvalue(Cast->getSubExpr());
+  if (isa<MaterializeTemporaryExpr, CompoundLiteralExpr>(E) ||
+      (!E->isGLValue() && E->getType()->isRecordType())) {
+    LValue L;
+    L.Objects.Temporary = true;
+    if (const auto *CL = dyn_cast<CompoundLiteralExpr>(E))
+      L.Value = CL->getInitializer();
+    else
+      L.Value = E;
+    return L;
+  }
+  if (isa<StringLiteral, PredefinedExpr, CXXTypeidExpr>(E))
+    return {}; // storage the program cannot write
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return callLValue(Call);
+  if (isa<CXXThisExpr>(E))
+    return LValue::of(pointees(E));
+  return LValue::of(Pointees::unknown("an lvalue the analysis cannot follow"));
+}
+
+LValue PointsTo::callLValue(const CallExpr *Call) {
+  if (isTrivialAssignment(Call))
+    return lvalue(Call->getArg(0));
+  CallTarget Target = resolveCall(Call, Device);
+  CallSite C = CallSite::of(Call);
+  if (Target.Api && Target.Api->Kind == ApiKind::ContainerElements)
+    return LValue::of(elementsOf(C.Object, C.ObjectIsPointer));
+  if (Target.Api && C.Callee) {
+    // Stream insertion and the like return the object they were given.
+    QualType Ret = C.Callee->getReturnType().getNonReferenceType().getCanonicalType();
+    if (C.Object && C.Object->getType().getNonReferenceType().getCanonicalType() == Ret)
+      return C.ObjectIsPointer ? LValue::of(pointees(C.Object)) : lvalue(C.Object);
+    if (!C.Args.empty() && C.Args[0] &&
+        C.Args[0]->getType().getNonReferenceType().getCanonicalType() == Ret)
+      return lvalue(C.Args[0]);
+  }
+  if (Target.Def && Target.Def->getReturnType()->isReferenceType()) {
+    const FunctionSummary &S = Callees.summaryOf(Target.Def);
+    Pointees P;
+    for (const SummaryRef &R : S.Returns)
+      P.merge(instantiate(R, C, S));
+    if (S.Returns.empty())
+      return {};
+    return LValue::of(P);
+  }
+  return LValue::of(Pointees::unknown("a reference returned by `" + calleeName(Call) + "`"));
 }
 
 Pointees PointsTo::pointees(const Expr *E) {
-  E = E->IgnoreParens();
+  E = strip(E);
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-    if (Cast->getCastKind() == CK_IntegralToPointer && !isNullConstant(Cast->getSubExpr(), Ctx))
-      return Pointees::unknown("an integer converted to a pointer");
-    return pointees(Cast->getSubExpr());
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!V)
+    switch (Cast->getCastKind()) {
+    case CK_LValueToRValue:
+      return load(lvalue(Cast->getSubExpr()));
+    case CK_ArrayToPointerDecay:
+      return addressOf(Cast->getSubExpr());
+    case CK_FunctionToPointerDecay:
+    case CK_NullToPointer:
+    case CK_BuiltinFnToFnPtr:
       return {};
-    if (V->getType()->isArrayType())
-      return addressOf(DRE);
-    if (V->getType()->isPointerType())
-      return pointeesOfVar(V);
-    if (V->getType()->isReferenceType() && V->getType()->getPointeeType()->isArrayType())
-      return addressOf(DRE);
-    return Pointees::unknown("`" + V->getNameAsString() +
-                             "` is not a pointer the analysis follows");
+    case CK_IntegralToPointer:
+      if (isNullConstant(Cast->getSubExpr(), Ctx))
+        return {};
+      return Pointees::unknown("an integer converted to a pointer");
+    case CK_UserDefinedConversion:
+    case CK_ConstructorConversion:
+      if (Cast->getSubExpr()->getType()->isRecordType())
+        return fieldOfValue(Cast->getSubExpr(), nullptr);
+      return Pointees::unknown("a pointer made by a conversion function");
+    default:
+      return pointees(Cast->getSubExpr());
+    }
   }
+  if (E->getType()->isRecordType())
+    return fieldOfValue(E, nullptr);
+  if (E->getType()->isArrayType())
+    return addressOf(E);
+  if (E->isGLValue() && !isa<CallExpr>(E))
+    return load(lvalue(E));
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    if (UO->getOpcode() == UO_AddrOf)
+    switch (UO->getOpcode()) {
+    case UO_AddrOf:
       return addressOf(UO->getSubExpr());
-    if (UO->isIncrementDecrementOp())
+    case UO_PostInc:
+    case UO_PostDec:
+    case UO_PreInc:
+    case UO_PreDec:
+    case UO_Plus:
       return pointees(UO->getSubExpr());
-    return Pointees::unknown("a pointer loaded from memory");
+    default:
+      return Pointees::unknown("a pointer the analysis cannot follow");
+    }
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isAdditiveOp())
@@ -354,81 +1267,240 @@ Pointees PointsTo::pointees(const Expr *E) {
     P.merge(pointees(CO->getFalseExpr()));
     return P;
   }
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const ApiFunction *Api = modelledCallee(Call);
-    if (Api && Api->ReturnsAllocation) {
+  if (isa<CallExpr>(E))
+    return callPointees(E);
+  if (const auto *New = dyn_cast<CXXNewExpr>(E)) {
+    if (New->getNumPlacementArgs() > 0 && !New->shouldNullCheckAllocation()) {
       Pointees P;
-      P.Objects.push_back(siteFor(E, nullptr, ObjectKind::HostAllocation));
+      for (unsigned I = 0; I < New->getNumPlacementArgs(); ++I)
+        P.merge(pointees(New->getPlacementArg(I)));
       return P;
     }
-    if (Api && Api->Kind == ApiKind::Pure)
-      return {}; // e.g. cudaGetErrorString: a string the program cannot change
-    return Pointees::unknown("a pointer returned by `" + calleeName(Call) + "`");
+    return Pointees::of(siteFor(E, ObjectKind::HostAllocation, "", E->getBeginLoc()));
   }
-  if (isa<CXXNewExpr>(E)) {
-    Pointees P;
-    P.Objects.push_back(siteFor(E, nullptr, ObjectKind::HostAllocation));
-    return P;
-  }
-  if (isa<CXXNullPtrLiteralExpr, IntegerLiteral, GNUNullExpr, StringLiteral>(E))
+  if (isa<CXXThisExpr>(E))
+    return thisPointees();
+  if (isa<CXXNullPtrLiteralExpr, IntegerLiteral, GNUNullExpr, StringLiteral, CXXBoolLiteralExpr,
+          CharacterLiteral, ImplicitValueInitExpr, CXXScalarValueInitExpr>(E))
     return {};
-  if (E->getType()->isArrayType())
-    return addressOf(E);
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreImpCasts()))
-      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-        if (auto It = PointerArrays.find(V); It != PointerArrays.end()) {
-          Pointees P;
-          for (const CallExpr *Alloc : It->second) {
-            const ApiFunction *Api = modelledCallee(Alloc);
-            P.Objects.push_back(
-                siteFor(Alloc, V,
-                        Api->Allocates == MemorySpace::Device       ? ObjectKind::DeviceAllocation
-                        : Api->Allocates == MemorySpace::HostPinned ? ObjectKind::PinnedAllocation
-                                                                    : ObjectKind::HostAllocation));
-          }
-          if (auto VP = VarPointees.find(V); VP != VarPointees.end())
-            P.merge(VP->second);
-          return P;
-        }
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
-    return Pointees::unknown("a pointer stored in field `" +
-                             ME->getMemberDecl()->getNameAsString() + "`");
+  if (isa<DeclRefExpr>(E)) // functions, enumerators
+    return {};
   return Pointees::unknown("a pointer expression the analysis cannot follow");
 }
 
-Pointees PointsTo::addressOf(const Expr *E) {
-  E = E->IgnoreParens();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!V)
+Pointees PointsTo::thisPointees() {
+  SymbolicPath P;
+  P.Param = SymbolicPath::This;
+  return Pointees::of(symbol(P));
+}
+
+Pointees PointsTo::callPointees(const Expr *E) {
+  const auto *Call = cast<CallExpr>(E);
+  if (Call->isGLValue())
+    return load(callLValue(Call));
+  CallTarget Target = resolveCall(Call, Device);
+  CallSite C = CallSite::of(Call);
+  if (const ApiFunction *Api = Target.Api) {
+    if (Api->ReturnsAllocation)
+      return Pointees::of(allocationSite(Call, Api, ""));
+    if (Api->Kind == ApiKind::Pure)
+      return {}; // e.g. cudaGetErrorString: a string the program cannot change
+    if (Api->Kind == ApiKind::ContainerElements)
+      return elementsOf(C.Object, C.ObjectIsPointer);
+    return Pointees::unknown("a pointer returned by `" + calleeName(Call) + "`");
+  }
+  if (Target.Builtin) {
+    if (const FunctionDecl *Callee = Call->getDirectCallee();
+        Callee && Callee->getBuiltinID() == Builtin::BI__builtin_assume_aligned)
+      return pointees(Call->getArg(0));
+    return {};
+  }
+  if (Target.Def) {
+    const FunctionSummary &S = Callees.summaryOf(Target.Def);
+    Pointees P;
+    for (const SummaryRef &R : S.Returns)
+      P.merge(instantiate(R, C, S));
+    return P;
+  }
+  return Pointees::unknown("a pointer returned by `" + calleeName(Call) + "`");
+}
+
+Pointees PointsTo::fieldOfValue(const Expr *Aggregate, FieldKey Key) {
+  const Expr *E = strip(Aggregate);
+  if (const auto *Cast = dyn_cast<CastExpr>(E);
+      Cast && (Cast->getCastKind() == CK_LValueToRValue || Cast->getType()->isRecordType()))
+    return fieldOfValue(Cast->getSubExpr(), Key);
+  if (E->isGLValue()) {
+    LValue L = lvalue(E);
+    L.Key = Key;
+    return load(L);
+  }
+  if (E->getType()->isPointerType())
+    return pointees(E);
+  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    if (IL->isTransparent() && IL->getNumInits() == 1)
+      return fieldOfValue(IL->getInit(0), Key);
+    Pointees P;
+    const RecordDecl *RD = E->getType()->getAsRecordDecl();
+    const auto *Field = dyn_cast_or_null<FieldDecl>(Key);
+    unsigned NumBases = 0;
+    if (const auto *CRD = dyn_cast_or_null<CXXRecordDecl>(RD))
+      NumBases = CRD->getNumBases();
+    if (RD && Field && Field->getParent() == RD && !RD->isUnion()) {
+      unsigned Index = NumBases + Field->getFieldIndex();
+      if (Index < IL->getNumInits())
+        return IL->getInit(Index)->getType()->isPointerType()
+                   ? pointees(IL->getInit(Index))
+                   : fieldOfValue(IL->getInit(Index), nullptr);
       return {};
-    if (V->getType()->isReferenceType()) {
-      if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit())
-        return addressOf(V->getInit());
-      return Pointees::unknown("`" + V->getNameAsString() + "` is a reference");
     }
-    Pointees P;
-    if (isTracked(V) && !isImmutable(V))
-      P.Objects.push_back(storageOf(V));
+    for (const Expr *Init : IL->inits()) {
+      QualType T = Init->getType();
+      if (T->isPointerType())
+        P.merge(pointees(Init));
+      else if (T->isRecordType() || T->isArrayType())
+        P.merge(fieldOfValue(Init, Key));
+    }
     return P;
   }
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    return pointees(AS->getBase());
-  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref)
-    return pointees(UO->getSubExpr());
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
-    return ME->isArrow() ? pointees(ME->getBase()) : addressOf(ME->getBase());
-  if (isa<StringLiteral>(E))
-    return {}; // static storage the program cannot write
-  if (isa<MaterializeTemporaryExpr, CompoundLiteralExpr, CXXTemporaryObjectExpr>(E)) {
-    Pointees P;
-    P.Temporary = true;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    CallTarget Target = resolveCall(CE, Device);
+    if (Target.Builtin)
+      return CE->getNumArgs() == 1 ? fieldOfValue(CE->getArg(0), Key) : Pointees();
+    if (Target.Api && Target.Api->Kind == ApiKind::ContainerNew) {
+      if (Key && Key != containerClass(CE->getType()))
+        return {};
+      const CXXConstructorDecl *Ctor = CE->getConstructor();
+      if (Ctor->isMoveConstructor() && CE->getNumArgs() >= 1)
+        return elementsOf(CE->getArg(0));
+      return Pointees::of(allocationSite(CE, Target.Api, ""));
+    }
+    if (Target.Api)
+      return {};
+    if (Target.Def) {
+      // What the constructor stores into the object it builds.
+      const FunctionSummary &S = Callees.summaryOf(Target.Def);
+      CallSite C = CallSite::of(CE);
+      LValue Built;
+      Built.Objects.Temporary = true;
+      C.Constructed = &Built;
+      Pointees P;
+      for (const SummaryStore &St : S.Stores)
+        if (St.Target.Kind == SummaryRef::Path && St.Target.P.Param == SymbolicPath::This &&
+            St.Target.P.Loads.empty() && (!Key || !St.Field || St.Field == Key))
+          P.merge(instantiate(St.Value, C, S));
+      if (S.StoresUnknown)
+        P.merge(Pointees::unknown(S.UnknownWhy.empty()
+                                      ? "constructor of `" + CE->getType().getAsString() + "`"
+                                      : S.UnknownWhy));
+      return P;
+    }
+    return Pointees::unknown("constructor of `" + CE->getType().getAsString() + "`");
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    CallTarget Target = resolveCall(Call, Device);
+    CallSite C = CallSite::of(Call);
+    if (Target.Api && Target.Api->Kind == ApiKind::ContainerElements)
+      return elementsOf(C.Object, C.ObjectIsPointer); // an iterator
+    if (Target.Api && Target.Api->Kind == ApiKind::Pure)
+      return {};
+    if (Target.Def) {
+      const FunctionSummary &S = Callees.summaryOf(Target.Def);
+      Pointees P;
+      for (const auto &[K, R] : S.ReturnFields)
+        if (!Key || !K || K == Key)
+          P.merge(instantiate(R, C, S));
+      return P;
+    }
+    if (Target.Builtin)
+      return {};
+    return Pointees::unknown("a value returned by `" + calleeName(Call) + "`");
+  }
+  if (isa<ImplicitValueInitExpr, CXXScalarValueInitExpr, IntegerLiteral, FloatingLiteral>(E))
+    return {};
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    Pointees P = fieldOfValue(CO->getTrueExpr(), Key);
+    P.merge(fieldOfValue(CO->getFalseExpr(), Key));
     return P;
   }
-  if (const auto *Cast = dyn_cast<CastExpr>(E))
-    return addressOf(Cast->getSubExpr());
-  return Pointees::unknown("an lvalue the analysis cannot follow");
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getOpcode() == BO_Comma)
+    return fieldOfValue(BO->getRHS(), Key);
+  return Pointees::unknown("a value the analysis cannot follow");
+}
+
+Pointees PointsTo::instantiate(const SummaryRef &R, const CallSite &C, const FunctionSummary &S) {
+  switch (R.Kind) {
+  case SummaryRef::Unknown:
+    return Pointees::unknown(S.UnknownWhy.empty() ? "`" + C.Callee->getNameAsString() +
+                                                        "` names memory the analysis cannot"
+                                                  : S.UnknownWhy);
+  case SummaryRef::Global:
+    if (isSystemGlobal(R.Var))
+      return {};
+    return Pointees::of(storageOf(R.Var));
+  case SummaryRef::Fresh: {
+    unsigned Index = R.FreshIndex < S.FreshObjects.size() ? R.FreshIndex : 0;
+    if (S.FreshObjects.empty())
+      return Pointees::unknown("an object `" + C.Callee->getNameAsString() + "` allocates");
+    // Inside a cycle still being solved, one object per call site keeps the
+    // number of objects finite.
+    const FunctionDecl *Def = nullptr;
+    bool Cycle = C.Callee && C.Callee->hasBody(Def) && Callees.inCycle(Def);
+    unsigned Slot = Cycle ? ~0u : Index;
+    auto Key = std::make_pair(C.Site, Slot);
+    auto It = CallSiteFresh.find(Key);
+    if (It != CallSiteFresh.end())
+      return Pointees::of(It->second);
+    const FreshObject &FO = S.FreshObjects[Index];
+    std::string Name = Cycle ? "allocation in `" + C.Callee->getNameAsString() + "`"
+                             : FO.Name + " (allocated in `" + C.Callee->getNameAsString() + "`)";
+    ObjectId O = Objects.add(FO.Kind, Name, lineOf(C.Site->getBeginLoc()));
+    CallSiteFresh[Key] = O;
+    return Pointees::of(O);
+  }
+  case SummaryRef::Path:
+    break;
+  }
+  const SymbolicPath &P = R.P;
+  Pointees Current;
+  unsigned FirstLoad = 0;
+  if (P.Param == SymbolicPath::This) {
+    if (C.Constructed) {
+      LValue L = *C.Constructed;
+      if (P.Loads.empty())
+        return L.Objects.Objects.empty() && L.Vars.empty() && !L.Objects.Unknown ? Pointees()
+                                                                                 : objectsOf(L);
+      L.Key = P.Loads[0];
+      Current = load(L);
+      FirstLoad = 1;
+    } else if (!C.Object) {
+      return Pointees::unknown("the object `" + C.Callee->getNameAsString() + "` is called on");
+    } else {
+      Current = C.ObjectIsPointer ? pointees(C.Object) : addressOf(C.Object);
+    }
+  } else {
+    const Expr *Arg = C.arg(P.Param);
+    if (!Arg)
+      return Pointees::unknown("an argument the analysis cannot see");
+    const ParmVarDecl *Param =
+        C.Callee && P.Param < C.Callee->getNumParams() ? C.Callee->getParamDecl(P.Param) : nullptr;
+    if (P.ByValue) {
+      if (P.Loads.empty())
+        return {};
+      Current = fieldOfValue(Arg, P.Loads[0]);
+      FirstLoad = 1;
+    } else if (Param && Param->getType()->isReferenceType()) {
+      Current = addressOf(Arg);
+    } else {
+      Current = pointees(Arg);
+    }
+  }
+  for (unsigned I = FirstLoad; I < P.Loads.size(); ++I) {
+    if (Current.Unknown)
+      break;
+    Current = load(LValue::of(Current, P.Loads[I]));
+  }
+  return Current;
 }
 
 } // namespace streamalloc

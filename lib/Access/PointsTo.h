@@ -1,17 +1,42 @@
-//===- PointsTo.h - Flow-insensitive points-to inside one host function ----===//
+//===- PointsTo.h - Flow-insensitive points-to inside one function ---------===//
+//
+// Inclusion-based (Andersen-style), flow-insensitive points-to facts for one
+// function, host or device. Pointers live in cells: a local variable nobody
+// takes the address of is a cell of its own; any other memory object holds
+// one cell per field that stores pointers (FieldKey), which makes struct
+// fields, arrays of pointers and out-parameters (`cudaMalloc(&p, n)`) one
+// mechanism. What a parameter points to is a symbolic object (`*p`,
+// `*w.d_params`), so the facts are in terms of the caller's arguments.
+//
+// Calls are seen through the API model, callee summaries, or not at all: the
+// pointers passed to a call the analysis cannot see escape, and what an
+// escaped object holds is Unknown afterwards.
+//
+// Whether two symbolic objects (or one and a global) may be the same memory
+// is the AliasPolicy's question: a function other files may call must assume
+// they may; a static function whose callers are all in view is given the
+// answers its call sites imply.
+//
+//===----------------------------------------------------------------------===//
 #ifndef STREAMALLOC_LIB_ACCESS_POINTSTO_H
 #define STREAMALLOC_LIB_ACCESS_POINTSTO_H
 
+#include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/Access/MemoryObjects.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <map>
+#include <set>
+
 namespace streamalloc {
+
+struct ApiFunction;
 
 /// The objects a pointer may point to; Unknown when the analysis cannot say.
 struct Pointees {
@@ -24,54 +49,219 @@ struct Pointees {
 
   bool merge(const Pointees &Other);
   static Pointees unknown(std::string Why);
-  void addTo(AccessSet &Set, uint8_t Mode, std::string &UnknownWhy) const;
+  static Pointees of(ObjectId Object);
+  bool empty() const { return Objects.empty() && !Unknown; }
 };
 
-/// Points-to facts for the local variables of one host function.
-///
-/// A local pointer variable points to the union of what is assigned to it
-/// anywhere in the function. A variable whose storage is used in any way
-/// other than a plain read or assignment (its address is taken, it is bound
-/// to a reference, captured by a lambda, ...) is "tracked": its storage is a
-/// memory object other code may reach, and a tracked pointer variable's value
-/// is Unknown (someone else may write it). Parameters and globals of pointer
-/// type are Unknown.
+/// The memory an lvalue designates: objects, local variables no one takes
+/// the address of (cells without an object), and which of their pointer
+/// fields is meant (Key). Value: a temporary built from this expression.
+struct LValue {
+  Pointees Objects;
+  llvm::SmallVector<const clang::VarDecl *, 1> Vars;
+  FieldKey Key = nullptr;
+  const clang::Expr *Value = nullptr;
+
+  void merge(const LValue &Other);
+  static LValue of(Pointees P, FieldKey Key = nullptr);
+};
+
+/// Whether a function's symbolic objects and globals may be the same memory.
+class AliasPolicy {
+public:
+  enum class Mode {
+    Distinct, ///< never (summaries: the caller maps each to its own objects)
+    Collapse, ///< any two symbolic objects, and a symbolic object and any global
+    Context,  ///< as the call sites say, for the objects they were asked about
+  };
+  Mode M = Mode::Distinct;
+  std::set<SymbolicPath> Known; ///< Context: paths the call sites answered for
+  llvm::DenseSet<const clang::VarDecl *> KnownGlobals;
+  std::set<std::pair<SummaryRef, SummaryRef>> Pairs; ///< Context: the pairs that may alias
+  llvm::DenseSet<unsigned> Restrict;                 ///< __restrict__ parameters
+  std::vector<std::string> Notes;                    ///< why, for --dump=summaries
+
+  bool mayAlias(const SummaryRef &A, const SummaryRef &B) const;
+};
+
+/// A call as the analysis sees it: the callee, an expression per argument,
+/// and the object a member function is called on.
+struct CallSite {
+  const clang::Expr *Site = nullptr; ///< CallExpr or CXXConstructExpr
+  const clang::FunctionDecl *Callee = nullptr;
+  llvm::SmallVector<const clang::Expr *, 4> Args;
+  const clang::Expr *Object = nullptr; ///< member call: the object (a pointer if ObjectIsPointer)
+  bool ObjectIsPointer = false;
+  const LValue *Constructed = nullptr; ///< constructor: the object being built
+
+  static CallSite of(const clang::Expr *CallOrConstruct);
+  /// Argument for parameter \p I of the callee (null past the end).
+  const clang::Expr *arg(unsigned I) const { return I < Args.size() ? Args[I] : nullptr; }
+};
+
+/// What a call is, for both the points-to and the read/write walkers.
+struct CallTarget {
+  const ApiFunction *Api = nullptr;         ///< modelled function
+  const clang::FunctionDecl *Def = nullptr; ///< definition to summarise
+  bool Builtin = false;                     ///< a compiler builtin without memory effects
+  std::string Why;                          ///< neither: why the call is not followed
+};
+
+/// Classifies the call \p E (CallExpr, CXXConstructExpr) made from host or
+/// device code.
+CallTarget resolveCall(const clang::Expr *E, bool FromDevice);
+
+/// Where a function's callees' summaries come from.
+class CalleeSummaries {
+public:
+  virtual ~CalleeSummaries();
+  /// The summary of the definition \p Def.
+  virtual const FunctionSummary &summaryOf(const clang::FunctionDecl *Def) = 0;
+  /// Whether a call to \p Def closes a cycle still being solved (fresh
+  /// objects it returns are then named once per call site).
+  virtual bool inCycle(const clang::FunctionDecl *Def) = 0;
+};
+
 class PointsTo {
 public:
-  PointsTo(const clang::FunctionDecl &F, clang::ASTContext &Ctx, ObjectTable &Objects);
+  PointsTo(const clang::FunctionDecl &F, clang::ASTContext &Ctx, ObjectTable &Objects,
+           CalleeSummaries &Callees, AliasPolicy Aliases = {});
 
-  Pointees pointees(const clang::Expr *PointerValue);
-  /// Objects the lvalue \p E designates.
+  const clang::FunctionDecl &function() const { return F; }
+  clang::ASTContext &context() const { return Ctx; }
+  bool isDevice() const { return Device; }
+  CalleeSummaries &callees() const { return Callees; }
+  const AliasPolicy &aliases() const { return Aliases; }
+
+  /// What the pointer (or iterator) value \p E points to.
+  Pointees pointees(const clang::Expr *E);
+  /// The memory the lvalue \p E designates.
+  LValue lvalue(const clang::Expr *E);
+  /// Objects the lvalue \p E designates that other code can reach (local
+  /// variables nobody takes the address of are invisible).
   Pointees addressOf(const clang::Expr *E);
+  /// What the pointers stored where \p L designates point to.
+  Pointees load(const LValue &L);
+  /// The elements of the container the lvalue (or pointer) \p Object names.
+  Pointees elementsOf(const clang::Expr *Object, bool IsPointer = false);
+  /// The memory a call's argument gives the callee: what a pointer or
+  /// iterator points to, the elements of a container; empty for a scalar.
+  Pointees argumentMemory(const clang::Expr *Arg, bool Container);
+
+  /// The objects a callee's summary names, at the call site \p C.
+  Pointees instantiate(const SummaryRef &R, const CallSite &C, const FunctionSummary &S);
+
+  /// Adds \p P with \p Mode to \p Set: Unknown absorbs the rest; const
+  /// objects are left out; an object also stands for what may alias it.
+  void addAccess(AccessSet &Set, const Pointees &P, uint8_t Mode, std::string &UnknownWhy) const;
+
   bool isTracked(const clang::VarDecl *V) const;
-  /// A const object (no mutable parts, no CUDA memory-space attribute): no
-  /// one can write it, so accessing it never conflicts with anything.
   bool isImmutable(const clang::VarDecl *V) const;
   ObjectId storageOf(const clang::VarDecl *V);
 
+  // --- facts for the function's summary --------------------------------
+  /// The path a symbolic object stands for (null for other objects).
+  const SymbolicPath *pathOf(ObjectId O) const;
+  /// The global (or static) variable whose storage \p O is (null otherwise).
+  const clang::VarDecl *globalOf(ObjectId O) const;
+  bool isEscaped(ObjectId O) const;
+  bool mayAlias(ObjectId A, ObjectId B) const;
+  bool storesUnknown() const { return StoresUnknown; }
+  const std::string &storesUnknownWhy() const { return StoresUnknownWhy; }
+  /// Pointers stored in \p O's cells: (field, what they point to).
+  const llvm::SmallVector<std::pair<FieldKey, Pointees>, 2> *storesOf(ObjectId O) const;
+  const Pointees &returned() const { return Returned; }
+  const std::vector<std::pair<FieldKey, Pointees>> &returnedFields() const {
+    return ReturnedFields;
+  }
+
 private:
+  using CellList = llvm::SmallVector<std::pair<FieldKey, Pointees>, 2>;
+
+  const clang::FunctionDecl &F;
   clang::ASTContext &Ctx;
   ObjectTable &Objects;
-  llvm::DenseSet<const clang::VarDecl *> PlainOnly; ///< locals used only plainly
-  /// In source order, so objects are numbered the same way on every run.
-  llvm::MapVector<const clang::VarDecl *, llvm::SmallVector<const clang::Expr *, 2>> Sources;
-  llvm::DenseMap<const clang::VarDecl *, Pointees> VarPointees;
-  llvm::DenseMap<const clang::VarDecl *, ObjectId> Storage;
-  llvm::DenseMap<const clang::Expr *, ObjectId> Sites;
-  llvm::DenseMap<const clang::VarDecl *, const clang::CallExpr *> OutAllocs;
+  CalleeSummaries &Callees;
+  AliasPolicy Aliases;
+  bool Device;
 
-  /// Local arrays of pointers whose elements are only read, assigned, or
-  /// given to an allocation as out-parameter (`cudaMalloc(&d[i], n)`): their
-  /// elements point to the union of what is stored (whole-array).
-  llvm::DenseMap<const clang::VarDecl *, llvm::SmallVector<const clang::CallExpr *, 2>>
-      PointerArrays;
+  llvm::DenseSet<const clang::VarDecl *> PlainOnly; ///< locals used only plainly
+  llvm::DenseMap<const clang::VarDecl *, ObjectId> Storage;
+  llvm::DenseSet<ObjectId> ImmutableObjects;
+  llvm::DenseMap<const clang::Expr *, ObjectId> Sites; ///< allocation expressions
+  std::map<std::pair<const clang::Expr *, unsigned>, ObjectId> CallSiteFresh;
+  std::map<SymbolicPath, ObjectId> Symbols;
+  llvm::DenseMap<ObjectId, SymbolicPath> SymbolPaths;
+  llvm::DenseMap<ObjectId, CellList> ObjectCells;
+  llvm::DenseMap<const clang::VarDecl *, CellList> VarCells;
+  llvm::DenseSet<ObjectId> Escaped;
+  llvm::DenseMap<ObjectId, std::string> EscapeWhy;
+  bool StoresUnknown = false;
+  std::string StoresUnknownWhy;
+  Pointees Returned;
+  std::vector<std::pair<FieldKey, Pointees>> ReturnedFields;
+  bool Changed = false;
+
+  /// Statements whose pointer effects are re-evaluated until nothing changes.
+  std::vector<const clang::Stmt *> Constraints;
+  std::vector<const clang::CXXCtorInitializer *> MemberInits;
 
   void classifyUses(const clang::Stmt *Body);
-  void collectPointerArrays(const clang::Stmt *Body);
-  void collectSources(const clang::Stmt *S);
-  ObjectId siteFor(const clang::Expr *Allocation, const clang::VarDecl *Named, ObjectKind Kind);
-  Pointees pointeesOfVar(const clang::VarDecl *V);
+  void collect(const clang::Stmt *S);
+  void collectDecl(const clang::VarDecl *V);
+  void solve();
+  void apply(const clang::Stmt *S);
+  void applyCall(const clang::Expr *E, const LValue *Constructed);
+  void applyApiCall(const CallSite &C, const ApiFunction &Api);
+  void applySummaryCall(const CallSite &C, const FunctionSummary &S);
+  void escapeArguments(const CallSite &C, const std::string &Why);
+
+  void store(const LValue &Where, const Pointees &What);
+  void storeCell(CellList &Cells, FieldKey Key, const Pointees &What);
+  void assignAggregate(const LValue &Where, const clang::Expr *Value, clang::QualType Type);
+  void escape(const Pointees &P, const std::string &Why);
+  void closeEscapes();
+  void noteUnknownStores(const std::string &Why);
+
+  Pointees readCells(const CellList *Cells, FieldKey Key) const;
+  Pointees readObject(ObjectId O, FieldKey Key);
+  Pointees readVar(const clang::VarDecl *V, FieldKey Key);
+  Pointees paramContent(const clang::VarDecl *V, FieldKey Key);
+  Pointees fieldOfValue(const clang::Expr *Aggregate, FieldKey Key);
+  Pointees callPointees(const clang::Expr *Call);
+  Pointees thisPointees();
+  LValue callLValue(const clang::CallExpr *Call);
+  LValue varLValue(const clang::VarDecl *V);
+  Pointees objectsOf(const LValue &L);
+  /// The memory a pointer argument designates; for `&x`, x itself (also
+  /// when x is a local no one else can reach).
+  LValue pointeeLValue(const clang::Expr *Pointer);
+
+  ObjectId symbol(const SymbolicPath &P);
+  Pointees symbolContent(const SymbolicPath &Base, FieldKey Key);
+  ObjectId siteFor(const clang::Expr *Site, ObjectKind Kind, std::string Name,
+                   clang::SourceLocation Loc);
+  ObjectId allocationSite(const clang::Expr *Allocation, const ApiFunction *Api, std::string Name);
+  ObjectKind kindOf(const ApiFunction &Api) const;
+  /// Names the allocation \p Value makes (if it is one) after what it is
+  /// first assigned to.
+  void nameAllocation(const clang::Expr *Value, std::string Name);
+  unsigned lineOf(clang::SourceLocation Loc) const;
+  bool isGlobalObject(ObjectId O) const;
+  bool isParamVar(const clang::VarDecl *V, unsigned &Index) const;
 };
+
+/// The keys under which a value of type \p T holds pointers (its pointer
+/// fields, nested ones included; null for a pointer or an array of them;
+/// the class for a container).
+void pointerKeys(clang::QualType T, llvm::SmallVectorImpl<FieldKey> &Keys);
+
+/// Whether \p T is a container the API model knows (std::vector).
+const clang::CXXRecordDecl *containerClass(clang::QualType T);
+
+/// A short name for the memory \p E designates, for objects it allocates
+/// (`d`, `w.d_params`, `bufs`).
+std::string nameOf(const clang::Expr *E);
 
 } // namespace streamalloc
 

@@ -263,6 +263,8 @@ public:
     FunctionSummaries Device;
     llvm::raw_string_ostream Dump(Result.Dump);
     CallsDeviceReset = S.CallsDeviceReset;
+    if (dumps(DumpStage::Summaries))
+      Device.print(Dump, Ctx);
     for (const FunctionDecl *F : S.Functions)
       runFunction(*F, Ctx, Device, Rewriter, S.Blockers, Dump);
     for (auto [Call, F] : S.OpsInTemplates) {

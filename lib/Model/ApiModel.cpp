@@ -26,9 +26,12 @@ const llvm::StringMap<const ApiFunction *> &index() {
 } // namespace
 
 ArgRole ApiFunction::roleOf(unsigned ArgIndex) const {
-  for (unsigned I = 0; I < Roles.size() && I <= ArgIndex; ++I)
+  for (unsigned I = 0; I < Roles.size() && I <= ArgIndex; ++I) {
     if (Roles[I] == static_cast<char>(ArgRole::VariadicRead))
       return ArgRole::Read;
+    if (Roles[I] == static_cast<char>(ArgRole::VariadicWrite))
+      return ArgRole::Write;
+  }
   if (ArgIndex >= Roles.size())
     return ArgRole::None;
   return static_cast<ArgRole>(Roles[ArgIndex]);

@@ -23,7 +23,7 @@ int main() {
     // CHECK: cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
   };
   step(d, h);
-  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: the next statement may touch what cudaMemcpy on line 17 uses (call to `{{.*}}operator()`, which has no model or body)
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: the next statement may touch what cudaMemcpy on line 17 uses (a call to a lambda)
   // CHECK-NEXT: step(d, h);
   printf("%d\n", h[0]);
   cudaFree(d);

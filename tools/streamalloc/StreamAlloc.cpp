@@ -50,7 +50,9 @@ cl::opt<ReportFormat>
                     cl::cat(Category));
 cl::list<DumpStage> Dumps(
     "dump", cl::desc("Print a stage's result instead of the transformed file"), cl::CommaSeparated,
-    cl::values(clEnumValN(DumpStage::Accesses, "accesses",
+    cl::values(clEnumValN(DumpStage::Summaries, "summaries",
+                          "each function's read/write summary and each GPU op's read/write sets"),
+               clEnumValN(DumpStage::Accesses, "accesses",
                           "read/write sets of every GPU op and statement"),
                clEnumValN(DumpStage::Pending, "pending",
                           "pending ops before each statement, decisions and waits (CRA)"),

@@ -1,4 +1,4 @@
-//===- FunctionSummaryTest.cpp - Kernel and device-function summaries ---------===//
+//===- FunctionSummaryTest.cpp - Summaries of kernels and functions -----------===//
 #include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/Access/MemoryObjects.h"
 
@@ -12,114 +12,231 @@ using namespace streamalloc::test;
 
 namespace {
 
+/// A function's summary, and its facts as short strings.
+struct Summarised {
+  std::unique_ptr<clang::ASTUnit> AST;
+  FunctionSummaries Summaries;
+  const clang::FunctionDecl *F = nullptr;
+  const FunctionSummary *S = nullptr;
+
+  Summarised(const std::string &Code, llvm::StringRef Function) {
+    AST = parseCuda(Code);
+    F = findFunction(*AST, Function);
+    if (F)
+      S = &Summaries.get(F);
+  }
+  /// "host R", "device RW", "host W, device R" or "-" for the object \p Name.
+  std::string access(llvm::StringRef Name) const {
+    for (const SummaryAccess &A : S->Accesses) {
+      std::string ObjName = A.Object.Kind == SummaryRef::Global ? A.Object.Var->getNameAsString()
+                                                                : A.Object.P.str(*F);
+      if (A.Object.Kind != SummaryRef::Path && A.Object.Kind != SummaryRef::Global)
+        continue;
+      if (ObjName != Name)
+        continue;
+      auto Mode = [](uint8_t M) {
+        return std::string(M & ReadAccess ? "R" : "") + (M & WriteAccess ? "W" : "");
+      };
+      std::string Out;
+      if (A.Host)
+        Out += "host " + Mode(A.Host);
+      if (A.Device)
+        Out += (Out.empty() ? "" : ", ") + std::string("device ") + Mode(A.Device);
+      return Out;
+    }
+    return "-";
+  }
+  /// The whole summary as --dump=summaries prints it.
+  std::string text() const {
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    S->print(OS, *F);
+    return Out;
+  }
+};
+
 TEST(FunctionSummary, ReadOnlyAndWrittenParametersAreTold) {
-  auto AST = parseCuda(R"cu(
+  Summarised K(R"cu(
 __global__ void k(const float *in, float *out, float *both, int n) {
   int i = threadIdx.x;
   out[i] = in[i];
   both[i] += 1.0f;
-})cu");
-  FunctionSummaries S;
-  const FunctionSummary &K = S.get(findFunction(*AST, "k"));
-  EXPECT_EQ(K.ParamModes[0], ReadAccess);
-  EXPECT_EQ(K.ParamModes[1], WriteAccess);
-  EXPECT_EQ(K.ParamModes[2], ReadWriteAccess);
-  EXPECT_EQ(K.ParamModes[3], NoAccess);
-  EXPECT_EQ(K.UnknownMode, NoAccess);
+})cu",
+               "k");
+  EXPECT_EQ(K.access("*in"), "device R");
+  EXPECT_EQ(K.access("*out"), "device W");
+  EXPECT_EQ(K.access("*both"), "device RW");
+  EXPECT_EQ(K.S->paramMode(3), NoAccess);
+  EXPECT_EQ(K.S->unknownMode(), NoAccess);
 }
 
 TEST(FunctionSummary, DeviceFunctionCalleesArePropagated) {
-  auto AST = parseCuda(R"cu(
+  Summarised K(R"cu(
 __device__ void store(float *p, float v) { *p = v; }
-__global__ void k(float *a, const float *b) { store(a + threadIdx.x, b[0]); })cu");
-  FunctionSummaries S;
-  const FunctionSummary &K = S.get(findFunction(*AST, "k"));
-  EXPECT_EQ(K.ParamModes[0], WriteAccess);
-  EXPECT_EQ(K.ParamModes[1], ReadAccess);
+__global__ void k(float *a, const float *b) { store(a + threadIdx.x, b[0]); })cu",
+               "k");
+  EXPECT_EQ(K.access("*a"), "device W");
+  EXPECT_EQ(K.access("*b"), "device R");
 }
 
 TEST(FunctionSummary, GlobalsAndSharedMemory) {
-  auto AST = parseCuda(R"cu(
+  Summarised K(R"cu(
 __device__ int counter;
 __global__ void k(int *out) {
   __shared__ int tile[32];
   tile[threadIdx.x] = counter;
   out[threadIdx.x] = tile[0];
-})cu");
-  FunctionSummaries S;
-  const FunctionSummary &K = S.get(findFunction(*AST, "k"));
-  ASSERT_EQ(K.Globals.size(), 1u);
-  EXPECT_EQ(K.Globals.begin()->second, ReadAccess);
-  EXPECT_EQ(K.ParamModes[0], WriteAccess);
-  EXPECT_EQ(K.UnknownMode, NoAccess); // shared memory is private to the block
+})cu",
+               "k");
+  EXPECT_EQ(K.access("counter"), "device R");
+  EXPECT_EQ(K.access("tile"), "-"); // shared memory is private to the block
+  EXPECT_EQ(K.access("*out"), "device W");
+  EXPECT_EQ(K.S->unknownMode(), NoAccess);
 }
 
 TEST(FunctionSummary, AtomicsReadAndWrite) {
-  auto AST = parseCuda(R"cu(
-__global__ void k(int *sum, const int *v) { atomicAdd(sum, v[threadIdx.x]); })cu");
-  FunctionSummaries S;
-  const FunctionSummary &K = S.get(findFunction(*AST, "k"));
-  EXPECT_EQ(K.ParamModes[0], ReadWriteAccess);
-  EXPECT_EQ(K.ParamModes[1], ReadAccess);
+  Summarised K(R"cu(
+__global__ void k(int *sum, const int *v) { atomicAdd(sum, v[threadIdx.x]); })cu",
+               "k");
+  EXPECT_EQ(K.access("*sum"), "device RW");
+  EXPECT_EQ(K.access("*v"), "device R");
 }
 
-TEST(FunctionSummary, PointersLoadedFromMemoryAreUnknown) {
-  auto AST = parseCuda(R"cu(
-__global__ void k(float **table) { table[0][threadIdx.x] = 1.0f; })cu");
-  FunctionSummaries S;
-  const FunctionSummary &K = S.get(findFunction(*AST, "k"));
-  EXPECT_EQ(K.UnknownMode, WriteAccess);
-  EXPECT_EQ(K.ParamModes[0], ReadAccess);
+TEST(FunctionSummary, PointersLoadedFromParameterMemoryAreSymbolic) {
+  Summarised K(R"cu(
+__global__ void k(float **table) { table[0][threadIdx.x] = 1.0f; })cu",
+               "k");
+  EXPECT_EQ(K.access("*table"), "device R");
+  EXPECT_EQ(K.access("**table"), "device W");
+  EXPECT_EQ(K.S->unknownMode(), NoAccess);
 }
 
-TEST(FunctionSummary, RecursionFallsBackToUnknown) {
-  auto AST = parseCuda(R"cu(
+TEST(FunctionSummary, PointerFieldsOfAStructParameterArePaths) {
+  Summarised K(R"cu(
+struct Work { float *in; float *out; int n; };
+__global__ void k(Work w) { w.out[threadIdx.x] = w.in[threadIdx.x]; }
+__global__ void r(const Work *w) { w->out[threadIdx.x] = 2.0f * w->n; })cu",
+               "k");
+  EXPECT_EQ(K.access("*w.in"), "device R");
+  EXPECT_EQ(K.access("*w.out"), "device W");
+  const FunctionSummary &R = K.Summaries.get(findFunction(*K.AST, "r"));
+  EXPECT_EQ(R.paramMode(0), ReadAccess);
+  EXPECT_EQ(R.unknownMode(), NoAccess);
+}
+
+TEST(FunctionSummary, RecursionIsSolvedToAFixpoint) {
+  Summarised K(R"cu(
 __device__ void walk(int *p, int n) { if (n) { p[n] = 0; walk(p, n - 1); } }
-__global__ void k(int *p) { walk(p, 4); })cu");
-  FunctionSummaries S;
-  const FunctionSummary &K = S.get(findFunction(*AST, "k"));
-  EXPECT_EQ(K.ParamModes[0], WriteAccess);
-  EXPECT_EQ(K.UnknownMode, ReadWriteAccess);
+__global__ void k(int *p) { walk(p, 4); })cu",
+               "k");
+  EXPECT_EQ(K.access("*p"), "device W");
+  EXPECT_EQ(K.S->unknownMode(), NoAccess);
+  const FunctionSummary &Walk = K.Summaries.get(findFunction(*K.AST, "walk"));
+  EXPECT_TRUE(Walk.Recursive);
+}
+
+TEST(FunctionSummary, MutuallyRecursivePairSharesOneFixpoint) {
+  Summarised K(R"cu(
+void odd(float *a, float *b, int n);
+void even(float *a, float *b, int n) { if (n) { a[n] = 1; odd(b, a, n - 1); } }
+void odd(float *a, float *b, int n) { if (n) { b[n] += a[n]; even(a, b, n - 1); } })cu",
+               "even");
+  // even writes *a; odd(b, a) reads its a (= even's b) and updates its b
+  // (= even's a); the fixpoint has all of it.
+  EXPECT_EQ(K.access("*a"), "host RW");
+  EXPECT_EQ(K.access("*b"), "host RW");
+  EXPECT_EQ(K.S->unknownMode(), NoAccess);
+  EXPECT_TRUE(K.S->Recursive);
 }
 
 TEST(FunctionSummary, TrivialStructAssignmentIsAPlainStore) {
-  auto AST = parseCuda(R"cu(
+  Summarised K(R"cu(
 __global__ void k(const float4 *in, float4 *out) {
   float4 v = in[threadIdx.x];
   v.x += 1.0f;
   out[threadIdx.x] = v;
-})cu");
-  FunctionSummaries S;
-  const FunctionSummary &K = S.get(findFunction(*AST, "k"));
-  EXPECT_EQ(K.ParamModes[0], ReadAccess);
-  EXPECT_EQ(K.ParamModes[1], WriteAccess);
-  EXPECT_EQ(K.UnknownMode, NoAccess);
+})cu",
+               "k");
+  EXPECT_EQ(K.access("*in"), "device R");
+  EXPECT_EQ(K.access("*out"), "device W");
+  EXPECT_EQ(K.S->unknownMode(), NoAccess);
 }
 
 TEST(FunctionSummary, HostHelperThroughTheApiModel) {
-  auto AST = parseCuda(R"cu(
+  Summarised H(R"cu(
 #include <cstring>
 void copy_back(float *dst, const float *dev, float *scratch, int n) {
   cudaMemcpy(scratch, dev, n * 4, cudaMemcpyDeviceToHost);
   memcpy(dst, scratch, n * 4);
-})cu");
-  FunctionSummaries S;
-  const FunctionSummary &H = S.get(findFunction(*AST, "copy_back"));
-  EXPECT_EQ(H.ParamModes[0], WriteAccess);
-  EXPECT_EQ(H.ParamModes[1], ReadAccess);
-  EXPECT_EQ(H.ParamModes[2], ReadWriteAccess);
-  EXPECT_TRUE(H.PerformsGpuOps);
-  EXPECT_EQ(H.UnknownMode, NoAccess);
+})cu",
+               "copy_back");
+  EXPECT_EQ(H.access("*dst"), "host W");
+  EXPECT_EQ(H.access("*dev"), "device R");
+  EXPECT_EQ(H.access("*scratch"), "host R, device W");
+  EXPECT_TRUE(H.S->PerformsGpuOps);
+  EXPECT_EQ(H.S->unknownMode(), NoAccess);
+}
+
+TEST(FunctionSummary, OutParameterAllocationIsAStoreTheCallerSees) {
+  Summarised H(R"cu(
+struct Buffers { float *d_in; float *d_out; };
+static void setup(Buffers &b, int n) {
+  cudaMalloc(&b.d_in, n * sizeof(float));
+  cudaMalloc(&b.d_out, n * sizeof(float));
+})cu",
+               "setup");
+  EXPECT_EQ(H.access("b"), "host W");
+  EXPECT_NE(H.text().find("stores: b.d_in -> new b.d_in (device-alloc)"), std::string::npos)
+      << H.text();
+  EXPECT_NE(H.text().find("stores: b.d_out -> new b.d_out (device-alloc)"), std::string::npos)
+      << H.text();
+  EXPECT_FALSE(H.S->StoresUnknown);
+}
+
+TEST(FunctionSummary, ReturnedAllocationIsFresh) {
+  Summarised H(R"cu(
+#include <cstdlib>
+static float *make(int n) { float *p = (float *)malloc(n * sizeof(float)); p[0] = 0; return p; })cu",
+               "make");
+  ASSERT_EQ(H.S->Returns.size(), 1u);
+  EXPECT_EQ(H.S->Returns[0].Kind, SummaryRef::Fresh);
+  EXPECT_EQ(H.S->FreshObjects[H.S->Returns[0].FreshIndex].Kind, ObjectKind::HostAllocation);
+  EXPECT_TRUE(H.S->Accesses.empty()); // writing its own new buffer is nobody else's business
 }
 
 TEST(FunctionSummary, HostHelperCallingUnknownCodeIsUnknown) {
-  auto AST = parseCuda(R"cu(
+  Summarised H(R"cu(
 void external(float *);
-void helper(float *p) { external(p); })cu");
-  FunctionSummaries S;
-  const FunctionSummary &H = S.get(findFunction(*AST, "helper"));
-  EXPECT_EQ(H.UnknownMode, ReadWriteAccess);
-  EXPECT_NE(H.UnknownWhy.find("external"), std::string::npos);
+void helper(float *p) { external(p); })cu",
+               "helper");
+  EXPECT_EQ(H.S->unknownMode(), ReadWriteAccess);
+  EXPECT_NE(H.S->UnknownWhy.find("external"), std::string::npos);
+  EXPECT_TRUE(H.S->StoresUnknown);
+  ASSERT_EQ(H.S->Escapes.size(), 1u); // the caller's buffer is now reachable by unknown code
+  EXPECT_EQ(H.S->Escapes[0].P.str(*H.F), "*p");
+}
+
+TEST(FunctionSummary, MemberFunctionsSeeTheirObjectThroughThis) {
+  Summarised H(R"cu(
+struct Grid {
+  float *cells; int n;
+  void clear() { for (int i = 0; i < n; ++i) cells[i] = 0; }
+};)cu",
+               "clear");
+  EXPECT_EQ(H.access("*this"), "host R");
+  EXPECT_EQ(H.access("*this->cells"), "host W");
+  EXPECT_EQ(H.S->unknownMode(), NoAccess);
+}
+
+TEST(FunctionSummary, VectorElementsAreTheContainersStorage) {
+  Summarised H(R"cu(
+#include <vector>
+static void scale(std::vector<float> &v, float f) {
+  for (size_t i = 0; i < v.size(); ++i) v[i] *= f;
+})cu",
+               "scale");
+  EXPECT_EQ(H.access("*v.data()"), "host RW");
+  EXPECT_EQ(H.S->unknownMode(), NoAccess);
 }
 
 } // namespace

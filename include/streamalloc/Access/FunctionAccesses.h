@@ -2,8 +2,10 @@
 //
 // The read/write stage's result for one host function: its memory objects,
 // its GPU ops with the objects each reads and writes, and a query that gives
-// the host accesses of any statement. The first version is intra-procedural:
-// a call to a function without a model may touch any memory.
+// the host accesses of any statement. Calls to functions with a body use the
+// callee's summary; a call to a function without a model or body may touch
+// any memory. What a parameter points to is a symbolic object; where two of
+// them (or one and a global) may be the same memory, each stands for both.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STREAMALLOC_ACCESS_FUNCTIONACCESSES_H
@@ -45,11 +47,13 @@ struct GpuOp {
 
 /// Host-side behaviour of one statement (its whole subtree).
 struct StmtAccesses {
-  AccessSet Host;            ///< host reads/writes while the statement runs
-  std::string UnknownWhy;    ///< the construct that made Host touch Unknown
-  std::vector<unsigned> Ops; ///< GPU ops enqueued by the statement, in source order
-  bool SyncsDevice = false;  ///< waits for all device work (cudaDeviceSynchronize)
-  bool ResetsDevice = false; ///< calls cudaDeviceReset
+  AccessSet Host;              ///< host reads/writes while the statement runs
+  std::string UnknownWhy;      ///< the construct that made Host touch Unknown
+  std::vector<unsigned> Ops;   ///< GPU ops enqueued by the statement, in source order
+  bool SyncsDevice = false;    ///< waits for all device work (cudaDeviceSynchronize)
+  bool ResetsDevice = false;   ///< calls cudaDeviceReset
+  bool MaySync = false;        ///< may wait for the device, a stream or an event
+  bool PerformsGpuOps = false; ///< enqueues device work (itself or in a callee)
 };
 
 class FunctionAccesses {

@@ -1,11 +1,18 @@
 //===- FunctionSummary.h - What a function may read and write ---------------===//
 //
 // For each function with a body in the translation unit (kernels, __device__
-// functions, host helpers): which of its pointer (or reference) parameters it
-// may read and write through, which globals it touches, and whether it
-// touches memory the analysis cannot name. Summaries are computed on demand,
-// callees first; recursion falls back to Unknown. A launch instantiates the
-// kernel's summary with its arguments, a host call the callee's.
+// functions, host helpers, member functions): which objects it may read and
+// write, on the host and on the device, named from inside the function:
+// what a parameter points to (a symbolic path such as `*w.d_params`),
+// globals, objects it allocates, and Unknown. Also the pointers it stores
+// where its caller can see them (`cudaMalloc(&w->buf, n)`), what it returns,
+// what it lets escape to code the analysis cannot see, and whether it
+// performs GPU ops or synchronises.
+//
+// Summaries are computed on demand, callees first; functions that call each
+// other (a strongly connected component of the call graph) are iterated
+// together to a fixpoint. A call site instantiates the callee's summary with
+// its arguments; a launch instantiates the kernel's.
 //
 // A host function's summary includes the effects of the GPU ops it performs:
 // the tool waits for them before the function returns, so by then they are
@@ -15,42 +22,141 @@
 #ifndef STREAMALLOC_ACCESS_FUNCTIONSUMMARY_H
 #define STREAMALLOC_ACCESS_FUNCTIONSUMMARY_H
 
-#include "llvm/ADT/DenseMap.h"
+#include "streamalloc/Access/MemoryObjects.h"
+
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace clang {
+class ASTContext;
+class Decl;
 class FunctionDecl;
 class VarDecl;
 } // namespace clang
 
 namespace streamalloc {
 
+/// Where inside an object a pointer is stored: a field (FieldDecl), the
+/// element buffer of a container (the container's class), or null: an
+/// element of an array, or the whole object.
+using FieldKey = const clang::Decl *;
+
+/// "What parameter Param points to (or refers to), then what the pointer
+/// stored at each of Loads points to". Param This is the object a member
+/// function is called on. ByValue: the path starts at the parameter's own
+/// value (a struct passed by value), so its first step loads a field of it.
+struct SymbolicPath {
+  static constexpr unsigned This = ~0u;
+  unsigned Param = 0;
+  bool ByValue = false;
+  llvm::SmallVector<FieldKey, 2> Loads;
+
+  bool operator==(const SymbolicPath &O) const {
+    return Param == O.Param && ByValue == O.ByValue && Loads == O.Loads;
+  }
+  bool operator!=(const SymbolicPath &O) const { return !(*this == O); }
+  bool operator<(const SymbolicPath &O) const;
+  /// Reads like the C expression for the object: `*p`, `w` (a reference
+  /// parameter), `*w.d_params`, `*q->next`, `**pp`, `*v.data()`.
+  std::string str(const clang::FunctionDecl &F) const;
+};
+
+/// An object as a summarised function names it.
+struct SummaryRef {
+  enum RefKind : uint8_t { Path, Global, Fresh, Unknown };
+  RefKind Kind = Unknown;
+  SymbolicPath P;                      ///< Path
+  const clang::VarDecl *Var = nullptr; ///< Global (a global or static variable)
+  unsigned FreshIndex = 0;             ///< Fresh: index into FunctionSummary::FreshObjects
+
+  static SummaryRef path(SymbolicPath P);
+  static SummaryRef global(const clang::VarDecl *V);
+  static SummaryRef fresh(unsigned Index);
+  static SummaryRef unknown() { return {}; }
+  bool operator==(const SummaryRef &O) const;
+  bool operator!=(const SummaryRef &O) const { return !(*this == O); }
+  bool operator<(const SummaryRef &O) const;
+};
+
+struct SummaryAccess {
+  SummaryRef Object;
+  uint8_t Host = NoAccess;   ///< by host code (including callees' GPU ops, finished on return)
+  uint8_t Device = NoAccess; ///< by device code: the kernel, or the function's own GPU ops
+  bool operator==(const SummaryAccess &O) const {
+    return Object == O.Object && Host == O.Host && Device == O.Device;
+  }
+};
+
+/// The pointer stored at Field of Target may point to Value.
+struct SummaryStore {
+  SummaryRef Target;
+  FieldKey Field = nullptr;
+  SummaryRef Value;
+  bool operator==(const SummaryStore &O) const {
+    return Target == O.Target && Field == O.Field && Value == O.Value;
+  }
+  bool operator<(const SummaryStore &O) const;
+};
+
+/// An object the function allocates and lets its caller reach.
+struct FreshObject {
+  ObjectKind Kind;
+  std::string Name;
+  bool operator==(const FreshObject &O) const { return Kind == O.Kind && Name == O.Name; }
+};
+
 struct FunctionSummary {
-  llvm::SmallVector<uint8_t, 8> ParamModes; ///< AccessMode per parameter
-  /// Device globals touched, in the order first seen (deterministic output).
-  llvm::MapVector<const clang::VarDecl *, uint8_t> Globals;
-  uint8_t UnknownMode = 0;     ///< access to unnamed memory
+  std::vector<SummaryAccess> Accesses; ///< sorted by object
+  uint8_t UnknownHost = NoAccess;      ///< host access to memory the analysis cannot name
+  uint8_t UnknownDevice = NoAccess;    ///< device access to memory the analysis cannot name
+  std::string UnknownWhy;              ///< the first construct that caused it
+  std::vector<FreshObject> FreshObjects;
+  std::vector<SummaryStore> Stores; ///< sorted
+  std::vector<SummaryRef> Escapes;  ///< reachable by code the analysis cannot see afterwards
+  std::vector<SummaryRef> Returns;  ///< what a returned pointer (or reference) designates
+  /// A returned struct (or container): what the pointers in its fields point to.
+  std::vector<std::pair<FieldKey, SummaryRef>> ReturnFields;
+  bool StoresUnknown = false;  ///< may store pointers to anything anywhere it can reach
   bool WritesOutput = false;   ///< prints (for a kernel: flushed at syncs)
   bool PerformsGpuOps = false; ///< copies, fills or launches (host code)
   bool ResetsDevice = false;   ///< may call cudaDeviceReset
-  std::string UnknownWhy;      ///< the first construct that caused it
+  bool MaySync = false;        ///< may wait for the device (or a stream or event)
+  bool Recursive = false;      ///< part of a cycle of calls (iterated to a fixpoint)
+
+  /// Convenience views for callers that only care about the first level.
+  uint8_t paramMode(unsigned Param) const;           ///< through what the parameter points to
+  uint8_t globalMode(const clang::VarDecl *V) const; ///< host and device
+  uint8_t unknownMode() const { return UnknownHost | UnknownDevice; }
+
+  bool operator==(const FunctionSummary &O) const;
+  bool operator!=(const FunctionSummary &O) const { return !(*this == O); }
+
+  /// One fact a line, e.g. "  device W: *out" (--dump=summaries).
+  void print(llvm::raw_ostream &OS, const clang::FunctionDecl &F) const;
 };
 
-/// Computes and caches device summaries; callees are summarised on demand,
-/// recursion falls back to Unknown.
+/// Computes and caches summaries (callees first, cycles to a fixpoint), and
+/// the points-to facts the read/write analysis of each function needs.
 class FunctionSummaries {
 public:
   FunctionSummaries();
   ~FunctionSummaries();
   const FunctionSummary &get(const clang::FunctionDecl *F);
 
+  /// Every function defined in the main file, in source order: its summary,
+  /// which of its symbolic objects may alias, and for host code the read and
+  /// write sets of each GPU op (--dump=summaries).
+  void print(llvm::raw_ostream &OS, clang::ASTContext &Ctx);
+
+  struct Impl; // defined in lib/Access
+  Impl &impl() { return *P; }
+
 private:
-  struct Impl;
   std::unique_ptr<Impl> P;
 };
 

@@ -1,8 +1,9 @@
 //===- MemoryObjects.h - The units the analyses reason about ---------------===//
 //
-// A memory object is an allocation site, the storage of a variable, or the
-// single object Unknown, which stands for anything the analysis cannot name
-// and conflicts with everything.
+// A memory object is an allocation site, the storage of a variable, the
+// object a parameter points to (symbolic, inside a function), or the single
+// object Unknown, which stands for anything the analysis cannot name and
+// conflicts with everything.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STREAMALLOC_ACCESS_MEMORYOBJECTS_H
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,12 +33,15 @@ constexpr ObjectId OutputObject = 1;
 
 enum class ObjectKind {
   Unknown,
-  Variable,         ///< storage of a local or global variable (incl. stack arrays)
-  DeviceSymbol,     ///< a __device__ / __constant__ variable
-  HostAllocation,   ///< malloc/new/... site
-  PinnedAllocation, ///< cudaMallocHost/cudaHostAlloc site
-  DeviceAllocation, ///< cudaMalloc site
-  ProgramOutput     ///< stdout/stderr/files: written by host I/O and by kernels that print
+  Variable,          ///< storage of a local or global variable (incl. stack arrays)
+  DeviceSymbol,      ///< a __device__ / __constant__ variable
+  HostAllocation,    ///< malloc/new/... site
+  PinnedAllocation,  ///< cudaMallocHost/cudaHostAlloc site
+  DeviceAllocation,  ///< cudaMalloc site
+  ManagedAllocation, ///< cudaMallocManaged site: host and device both reach it
+  ContainerStorage,  ///< the elements of a std::vector (a heap buffer the vector owns)
+  Symbolic,          ///< what a parameter points to (or a pointer stored there points to)
+  ProgramOutput      ///< stdout/stderr/files: written by host I/O and by kernels that print
 };
 
 struct MemoryObject {
@@ -53,6 +58,7 @@ public:
   ObjectId add(ObjectKind Kind, std::string Name, unsigned Line,
                const clang::VarDecl *Var = nullptr, const clang::Expr *Site = nullptr);
   const MemoryObject &get(ObjectId Id) const { return Objects[Id]; }
+  MemoryObject &get(ObjectId Id) { return Objects[Id]; }
   unsigned size() const { return Objects.size(); }
   void print(llvm::raw_ostream &OS) const;
 
@@ -68,6 +74,10 @@ enum AccessMode : uint8_t { NoAccess = 0, ReadAccess = 1, WriteAccess = 2, ReadW
 class AccessSet {
 public:
   void add(ObjectId Object, uint8_t Mode);
+  /// \p Object is only a possible alias of what is accessed (a symbolic
+  /// object that may be the same memory): it conflicts like any entry, but a
+  /// conflict through a direct entry is reported first.
+  void addAlias(ObjectId Object, uint8_t Mode);
   void addAll(const AccessSet &Other);
   bool empty() const { return Modes.empty(); }
   bool touchesUnknown() const { return Modes.count(UnknownObject) != 0; }
@@ -80,11 +90,18 @@ public:
   /// does not reach \p Other's OutputObject; Unknown on \p Other's side (a
   /// call the analysis cannot see into) may print, so it reaches everything.
   std::optional<ObjectId> conflictWith(const AccessSet &Other) const;
+  /// Whether \p Object is in the set only as a possible alias.
+  bool isAliasOnly(ObjectId Object) const { return AliasOnly.count(Object) != 0; }
 
   void print(llvm::raw_ostream &OS, const ObjectTable &Objects) const;
 
 private:
   std::map<ObjectId, uint8_t> Modes;
+  std::map<ObjectId, uint8_t> Direct; ///< the entries not added only as aliases
+  std::set<ObjectId> AliasOnly;
+
+  std::optional<ObjectId> firstConflict(const std::map<ObjectId, uint8_t> &Mine,
+                                        const AccessSet &Other, bool DirectOnly) const;
 };
 
 } // namespace streamalloc

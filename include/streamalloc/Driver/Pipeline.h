@@ -15,7 +15,7 @@ class CompilationDatabase;
 
 namespace streamalloc {
 
-enum class DumpStage { Accesses, Pending, Schedule, Edits };
+enum class DumpStage { Summaries, Accesses, Pending, Schedule, Edits };
 
 struct PipelineOptions {
   std::string CudaPath;

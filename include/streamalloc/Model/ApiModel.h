@@ -26,24 +26,32 @@ enum class ApiKind {
   DeviceReset,  ///< destroys the CUDA context (cudaDeviceReset)
   DeviceSelect, ///< changes the current device (cudaSetDevice)
   UserStreams,  ///< creates or uses streams/events/graphs explicitly
+  // std::vector: a container whose elements are a heap buffer it owns. For a
+  // member function, role 0 is the container itself (`this`), and a role on
+  // a container says how its elements are accessed ('f': it may reallocate).
+  ContainerNew,      ///< the class row: constructing one allocates its elements
+  ContainerElements, ///< returns a pointer, reference or iterator into the elements
+  ContainerAssign,   ///< operator=: copies the elements of its argument (a move hands them over)
+  ContainerSwap,     ///< swap: the two containers exchange their elements
 };
 
 /// How a call accesses what one argument points to.
 enum class ArgRole : char {
-  None = '-',         ///< scalar or ignored value
-  Read = 'r',         ///< reads the pointee
-  Write = 'w',        ///< writes the pointee
-  ReadWrite = 'b',    ///< reads and writes the pointee
-  OutAlloc = 'o',     ///< receives a pointer to a fresh object (cudaMalloc(&p, n))
-  Free = 'f',         ///< frees the pointee (a write for ordering purposes)
-  SymbolRead = 's',   ///< reads the named __device__ symbol
-  SymbolWrite = 'S',  ///< writes the named __device__ symbol
-  Unknown = 'u',      ///< the argument carries pointers the model cannot follow
-  VariadicRead = '*', ///< this and every later argument: pointees are read
+  None = '-',          ///< scalar or ignored value
+  Read = 'r',          ///< reads the pointee
+  Write = 'w',         ///< writes the pointee
+  ReadWrite = 'b',     ///< reads and writes the pointee
+  OutAlloc = 'o',      ///< receives a pointer to a fresh object (cudaMalloc(&p, n))
+  Free = 'f',          ///< frees the pointee (a write for ordering purposes)
+  SymbolRead = 's',    ///< reads the named __device__ symbol
+  SymbolWrite = 'S',   ///< writes the named __device__ symbol
+  Unknown = 'u',       ///< the argument carries pointers the model cannot follow
+  VariadicRead = '*',  ///< this and every later argument: pointees are read
+  VariadicWrite = '+', ///< this and every later argument: pointees are written (scanf)
 };
 
 /// Where a fresh object returned by an allocation lives.
-enum class MemorySpace { None, HostPageable, HostPinned, Device };
+enum class MemorySpace { None, HostPageable, HostPinned, Device, Managed };
 
 struct ApiFunction {
   llvm::StringRef Name;
@@ -68,9 +76,16 @@ struct ApiFunction {
 
   ArgRole roleOf(unsigned ArgIndex) const;
   bool isGpuOp() const { return Kind == ApiKind::GpuCopy || Kind == ApiKind::GpuSet; }
+  /// A member function of a modelled class (role 0 is the object).
+  bool isMember() const { return Name.count("::") > 1; }
+  bool isStd() const { return Name.starts_with("std::"); }
 };
 
-/// The row for \p Name, or null when the function is not modelled.
+/// The row for \p Name, or null when the function is not modelled. A
+/// function of namespace std is looked up as "std::name" first (rows that
+/// only the standard library may match), then as "name" (the C library);
+/// a member function of a std class as "std::class::name", a class (its
+/// constructors) as "std::class".
 const ApiFunction *lookupApi(llvm::StringRef Name);
 
 /// Number of rows and each row, for tests that check the whole table.

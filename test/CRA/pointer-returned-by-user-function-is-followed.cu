@@ -1,6 +1,6 @@
-// A pointer returned by a function of the program's own may point anywhere
-// (what callees return is not tracked), so a write through it waits for the
-// pending copy that reads `table`; the comment names the callee.
+// A pointer returned by a function of the program's own points to what the
+// callee's summary says it returns (`table`), so a write through it waits for
+// the pending copy that reads `table`, and the comment names the object.
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
@@ -25,10 +25,10 @@ int main() {
   printf("launched\n");
   // CHECK: printf("launched\n");
   t[0] = 1.0f;
-  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: the next statement may touch what cudaMemcpy on line 21 uses (a pointer returned by `lookup_table`)
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: table is written below (read by cudaMemcpy on line 21)
   // CHECK-NEXT: t[0] = 1.0f;
   cudaFree(d);
   return 0;
 }
 
-// REPORT: {{.*}}:27: wait (conflict) for lines 21, 23: the next statement may touch what cudaMemcpy on line 21 uses (a pointer returned by `lookup_table`)
+// REPORT: {{.*}}:27: wait (conflict) for lines 21, 23: table is written below (read by cudaMemcpy on line 21)

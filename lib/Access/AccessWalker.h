@@ -1,0 +1,39 @@
+//===- AccessWalker.h - What statements and GPU ops read and write ---------===//
+//
+// One walker for host and device code: the accesses a statement performs
+// while it runs (lvalues read or written, calls through the API model or the
+// callee's summary), and the read/write sets of GPU ops. Host functions use
+// it per statement (FunctionAccesses); summaries use it on whole bodies.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STREAMALLOC_LIB_ACCESS_ACCESSWALKER_H
+#define STREAMALLOC_LIB_ACCESS_ACCESSWALKER_H
+
+#include "PointsTo.h"
+#include "streamalloc/Access/FunctionAccesses.h"
+
+namespace streamalloc {
+
+/// What a GPU op reads and writes when it runs.
+struct OpEffects {
+  AccessSet Effects;
+  std::string UnknownWhy;
+  bool UsesTemporary = false;
+};
+
+/// \p Call: a launch or a call of an API function that is a GPU op.
+OpEffects opEffects(PointsTo &Pts, const clang::Expr *Call);
+
+/// Whether \p Call enqueues device work by itself (a launch or a GPU op of
+/// the API table).
+bool isGpuOpCall(const clang::Stmt *S);
+
+/// Accesses of \p S (see FunctionAccesses::accessesOf). \p OpIds numbers the
+/// GPU ops of the function, for StmtAccesses::Ops.
+StmtAccesses walkAccesses(PointsTo &Pts, const clang::Stmt *S, bool MayNotRun,
+                          const clang::Stmt *Skip,
+                          const llvm::DenseMap<const clang::Expr *, unsigned> *OpIds);
+
+} // namespace streamalloc
+
+#endif
