@@ -49,6 +49,24 @@ const ApiFunction *modelledClass(const CXXRecordDecl *RD) {
   return lookupApi("std::" + RD->getName().str());
 }
 
+bool touchesMemory(const GCCAsmStmt &Asm) {
+  for (unsigned I = 0; I < Asm.getNumClobbers(); ++I)
+    if (Asm.getClobber(I) == "memory")
+      return true;
+  auto RegisterOnly = [](llvm::StringRef Constraint) {
+    // Modifiers, matching operands, immediates, and register classes of
+    // NVPTX (h r l f d) and x86 (a b c d S D q x).
+    return Constraint.find_first_not_of("=+&%0123456789nirlhfdabcSDqx") == llvm::StringRef::npos;
+  };
+  for (unsigned I = 0; I < Asm.getNumOutputs(); ++I)
+    if (!RegisterOnly(Asm.getOutputConstraint(I)))
+      return true;
+  for (unsigned I = 0; I < Asm.getNumInputs(); ++I)
+    if (!RegisterOnly(Asm.getInputConstraint(I)))
+      return true;
+  return false;
+}
+
 bool isDeviceFunction(const FunctionDecl &F) {
   return F.hasAttr<CUDAGlobalAttr>() || (F.hasAttr<CUDADeviceAttr>() && !F.hasAttr<CUDAHostAttr>());
 }

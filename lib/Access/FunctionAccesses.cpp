@@ -149,6 +149,15 @@ void AccessWalker::visit(const Stmt *S, uint8_t Mode) {
   }
   if (isa<UnaryExprOrTypeTraitExpr, CXXTypeidExpr, CXXNoexceptExpr>(S))
     return; // unevaluated
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(S); Asm && !touchesMemory(*Asm)) {
+    // Register operands only (`asm("nanosleep.u32 %0;" :: "r"(ns))`): the
+    // outputs are written and the inputs read like any other lvalue/value.
+    for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
+      visit(Asm->getOutputExpr(I), Asm->isOutputPlusConstraint(I) ? ReadWriteAccess : WriteAccess);
+    for (unsigned I = 0; I < Asm->getNumInputs(); ++I)
+      visit(Asm->getInputExpr(I), ReadAccess);
+    return;
+  }
   if (isa<GCCAsmStmt, MSAsmStmt>(S))
     return unknown("inline assembly");
   if (isa<CXXThrowExpr>(S) && !Device)
@@ -592,6 +601,9 @@ void FunctionAccesses::Impl::collectOps(const Stmt *S) {
 FunctionAccesses::FunctionAccesses(const FunctionDecl &F, ASTContext &Ctx,
                                    FunctionSummaries &Summaries)
     : P(std::make_unique<Impl>(F, Ctx, Summaries)) {
+  // Name every object the statements touch first, so that each op's effects
+  // also list the objects they may overlap.
+  walkAccesses(*P->Pts, F.getBody(), false, nullptr, nullptr);
   P->collectOps(F.getBody());
 }
 FunctionAccesses::~FunctionAccesses() = default;
@@ -613,7 +625,21 @@ bool FunctionAccesses::isReachable(const VarDecl *V) const {
 std::string FunctionAccesses::describe(ObjectId Object) const {
   if (Object == UnknownObject)
     return "memory the analysis cannot name";
-  return P->Objects.get(Object).Name;
+  std::string Name = P->Objects.get(Object).Name;
+  // Name what it may be the same memory as: that explains a wait the
+  // program's own names alone do not.
+  std::vector<std::string> Overlaps;
+  if (P->Pts->pathOf(Object) || P->Pts->globalOf(Object))
+    for (unsigned O = OutputObject + 1; O < P->Objects.size(); ++O)
+      if (O != Object && (P->Pts->pathOf(O) || P->Pts->globalOf(O)) && P->Pts->mayAlias(Object, O))
+        Overlaps.push_back(P->Objects.get(O).Name);
+  if (Overlaps.empty())
+    return Name;
+  if (Overlaps.size() > 3) {
+    Overlaps.resize(3);
+    Overlaps.back() += ", ...";
+  }
+  return Name + " (which may overlap " + llvm::join(Overlaps, ", ") + ")";
 }
 
 void FunctionAccesses::print(llvm::raw_ostream &OS) const {

@@ -65,6 +65,21 @@ bool SymbolicPath::operator<(const SymbolicPath &O) const {
   return false;
 }
 
+namespace {
+/// The expression for the pointer stored at \p K of the object \p Obj
+/// (written like C: `*p` + f -> `p->f`, `w` + f -> `w.f`).
+std::string pointerAt(const std::string &Obj, FieldKey K) {
+  if (!K)
+    return Obj;
+  std::string Member = isa<FieldDecl>(K) ? cast<FieldDecl>(K)->getNameAsString() : "data()";
+  if (Obj.size() > 1 && Obj[0] == '*') {
+    std::string Inner = Obj.substr(1);
+    return (Inner[0] == '*' ? "(" + Inner + ")" : Inner) + "->" + Member;
+  }
+  return Obj + "." + Member;
+}
+} // namespace
+
 std::string SymbolicPath::str(const FunctionDecl &F) const {
   std::string Name;
   bool Reference = false;
@@ -79,23 +94,8 @@ std::string SymbolicPath::str(const FunctionDecl &F) const {
   }
   // Obj: an expression for the current object.
   std::string Obj = ByValue || Reference ? Name : "*" + Name;
-  for (FieldKey K : Loads) {
-    std::string Ptr;
-    auto Through = [&](const std::string &Member) {
-      if (Obj.size() > 1 && Obj[0] == '*') {
-        std::string Inner = Obj.substr(1);
-        return (Inner[0] == '*' ? "(" + Inner + ")" : Inner) + "->" + Member;
-      }
-      return Obj + "." + Member;
-    };
-    if (!K)
-      Ptr = Obj;
-    else if (isa<FieldDecl>(K))
-      Ptr = Through(cast<FieldDecl>(K)->getNameAsString());
-    else
-      Ptr = Through("data()");
-    Obj = "*" + Ptr;
-  }
+  for (FieldKey K : Loads)
+    Obj = "*" + pointerAt(Obj, K);
   return Obj;
 }
 
@@ -276,7 +276,7 @@ void FunctionSummary::print(llvm::raw_ostream &OS, const FunctionDecl &F) const 
     OS << " (" << UnknownWhy << ")\n";
   }
   for (const SummaryStore &St : Stores)
-    OS << "  stores: " << refName(St.Target, *this, F) << keyName(St.Field) << " -> "
+    OS << "  stores: " << pointerAt(refName(St.Target, *this, F), St.Field) << " = "
        << refName(St.Value, *this, F) << "\n";
   if (!Returns.empty()) {
     std::vector<std::string> Names;
@@ -285,7 +285,7 @@ void FunctionSummary::print(llvm::raw_ostream &OS, const FunctionDecl &F) const 
     OS << "  returns: " << llvm::join(Names, ", ") << "\n";
   }
   for (const auto &[K, R] : ReturnFields)
-    OS << "  returns: " << keyName(K) << " -> " << refName(R, *this, F) << "\n";
+    OS << "  returns: a value whose " << keyName(K) << " = " << refName(R, *this, F) << "\n";
   if (!Escapes.empty()) {
     std::vector<std::string> Names;
     for (const SummaryRef &R : Escapes)
@@ -836,10 +836,14 @@ void FunctionSummaries::print(llvm::raw_ostream &OS, ASTContext &Ctx) {
     if (Device)
       continue;
     AliasPolicy Policy = P->aliasPolicy(F);
-    bool Symbolic = F->getNumParams() > 0 || isa<CXXMethodDecl>(F);
+    bool Symbolic = isa<CXXMethodDecl>(F) || llvm::any_of(F->parameters(), [](const auto *P) {
+                      QualType T = P->getType();
+                      return T->isPointerType() || T->isReferenceType() || T->isRecordType();
+                    });
     if (Policy.M == AliasPolicy::Mode::Collapse && Symbolic)
       OS << "  aliases: what parameters point to may overlap each other and globals ("
-         << Policy.Notes.front() << ")\n";
+         << Policy.Notes.front()
+         << (Policy.Restrict.empty() ? "" : "; __restrict__ parameters excepted") << ")\n";
     else if (Policy.M == AliasPolicy::Mode::Context && Policy.Pairs.empty() && Symbolic)
       OS << "  aliases: none (every call site is in view)\n";
     else if (Policy.M == AliasPolicy::Mode::Context)
@@ -848,15 +852,20 @@ void FunctionSummaries::print(llvm::raw_ostream &OS, ASTContext &Ctx) {
     FunctionAccesses FA(*F, Ctx, *this);
     for (const GpuOp &Op : FA.ops()) {
       OS << "  op" << Op.Id << " line " << Op.Line << ":" << Op.Column << " " << Op.Callee;
-      std::vector<std::string> Reads, Writes;
+      std::vector<std::string> Reads, Writes, Aliases;
       for (auto [O, Mode] : Op.Effects.entries()) {
-        if (Mode & ReadAccess)
-          Reads.push_back(FA.objects().get(O).Name);
-        if (Mode & WriteAccess)
-          Writes.push_back(FA.objects().get(O).Name);
+        const std::string &Name = FA.objects().get(O).Name;
+        if (Op.Effects.isAliasOnly(O))
+          Aliases.push_back(Name);
+        else if (Mode & ReadAccess)
+          Reads.push_back(Name);
+        if (!Op.Effects.isAliasOnly(O) && (Mode & WriteAccess))
+          Writes.push_back(Name);
       }
       OS << " reads: " << (Reads.empty() ? "-" : llvm::join(Reads, ", "))
          << "; writes: " << (Writes.empty() ? "-" : llvm::join(Writes, ", "));
+      if (!Aliases.empty())
+        OS << "; may overlap: " << llvm::join(Aliases, ", ");
       if (!Op.UnknownWhy.empty())
         OS << " (unknown: " << Op.UnknownWhy << ")";
       OS << "\n";

@@ -104,6 +104,8 @@ std::optional<ObjectId> AccessSet::conflictWith(const AccessSet &Other) const {
   // a possible alias is as real.
   if (std::optional<ObjectId> O = firstConflict(Direct, Other, true))
     return O;
+  if (std::optional<ObjectId> O = firstConflict(Modes, Other, true))
+    return O; // names what the other side touches directly
   return firstConflict(Modes, Other, false);
 }
 

@@ -398,7 +398,7 @@ void PointsTo::collect(const Stmt *S) {
       collect(Arg);
     return;
   }
-  if (isa<DeclStmt, CallExpr, CXXConstructExpr, ReturnStmt, CXXNewExpr>(S))
+  if (isa<DeclStmt, CallExpr, CXXConstructExpr, ReturnStmt, CXXNewExpr, AsmStmt>(S))
     Constraints.push_back(S);
   else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
     Constraints.push_back(S);
@@ -508,6 +508,15 @@ void PointsTo::apply(const Stmt *S) {
     }
     return;
   }
+  if (const auto *Asm = dyn_cast<AsmStmt>(S)) {
+    const auto *Gcc = dyn_cast<GCCAsmStmt>(Asm);
+    if (!Gcc || touchesMemory(*Gcc))
+      noteUnknownStores("inline assembly");
+    for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
+      if (Asm->getOutputExpr(I)->getType()->isPointerType())
+        store(lvalue(Asm->getOutputExpr(I)), Pointees::unknown("a pointer set by inline assembly"));
+    return;
+  }
   if (isa<CallExpr, CXXConstructExpr>(S))
     applyCall(cast<Expr>(S), nullptr);
 }
@@ -520,6 +529,14 @@ void PointsTo::collectDecl(const VarDecl *V) {
   if (T->isReferenceType())
     return; // binds: lvalue() follows the initializer
   nameAllocation(Init, V->getNameAsString());
+  const auto *CRD = T->getAsCXXRecordDecl();
+  if (const auto *IL = dyn_cast<InitListExpr>(strip(Init));
+      IL && T->isRecordType() && !(CRD && CRD->getNumBases()))
+    if (const RecordDecl *RD = T->getAsRecordDecl())
+      for (const FieldDecl *FD : RD->fields()) // `Grid g{malloc(n), n}`: g.cells
+        if (FD->getFieldIndex() < IL->getNumInits())
+          nameAllocation(IL->getInit(FD->getFieldIndex()),
+                         V->getNameAsString() + "." + FD->getNameAsString());
   if (T->isPointerType()) {
     store(varLValue(V), pointees(Init));
     return;
@@ -603,12 +620,22 @@ void PointsTo::applyApiCall(const CallSite &C, const ApiFunction &Api) {
   auto IsContainer = [&](unsigned I) {
     return Args[I] && (Api.isMember() && I == 0 ? true : (bool)containerClass(Args[I]->getType()));
   };
+  unsigned FirstParamRole = Api.isMember() ? 1 : 0;
+  auto ByReference = [&](unsigned I) {
+    if (I < FirstParamRole || !C.Callee || I - FirstParamRole >= C.Callee->getNumParams())
+      return false;
+    return C.Callee->getParamDecl(I - FirstParamRole)->getType()->isReferenceType();
+  };
   auto Memory = [&](unsigned I) -> LValue {
     if (Api.isMember() && I == 0)
       return LValue::of(elementsOf(C.Object, C.ObjectIsPointer));
-    if (!IsContainer(I) && Args[I]->getType()->isPointerType())
+    if (IsContainer(I))
+      return LValue::of(elementsOf(Args[I]));
+    if (ByReference(I))
+      return lvalue(Args[I]); // the object itself (push_back(p) copies the pointer p)
+    if (Args[I]->getType()->isPointerType())
       return pointeeLValue(Args[I]);
-    return LValue::of(argumentMemory(Args[I], IsContainer(I)));
+    return LValue::of(argumentMemory(Args[I], false));
   };
   switch (Api.Kind) {
   case ApiKind::ContainerNew: {
@@ -663,6 +690,13 @@ void PointsTo::applyApiCall(const CallSite &C, const ApiFunction &Api) {
     case ArgRole::Write:
     case ArgRole::ReadWrite:
       Writes.push_back(I);
+      break;
+    case ArgRole::Free:
+      if (IsContainer(I))
+        Writes.push_back(I);          // the elements may be reallocated and refilled
+      else if (Api.ReturnsAllocation) // realloc: the new buffer holds what the old one did
+        store(LValue::of(Pointees::of(allocationSite(C.Site, &Api, ""))),
+              load(pointeeLValue(Args[I])));
       break;
     case ArgRole::Unknown:
       escape(argumentMemory(Args[I], false),
@@ -759,6 +793,24 @@ void PointsTo::escape(const Pointees &P, const std::string &Why) {
 }
 
 void PointsTo::closeEscapes() {
+  // Code the analysis cannot see may reach what the caller can reach: what
+  // is stored in symbolic objects. Once such code runs here, what those
+  // objects hold may change.
+  if (StoresUnknown)
+    for (bool Grew = true; Grew;) {
+      Grew = false;
+      for (unsigned O = OutputObject + 1; O < Objects.size(); ++O) {
+        if (!SymbolPaths.count(O) && !Exposed.count(O))
+          continue;
+        auto It = ObjectCells.find(O);
+        if (It == ObjectCells.end())
+          continue;
+        for (auto &[K, P] : It->second)
+          for (ObjectId Held : P.Objects)
+            if (Held > OutputObject && !SymbolPaths.count(Held) && Exposed.insert(Held).second)
+              Grew = Changed = true;
+      }
+    }
   for (bool Grew = true; Grew;) {
     Grew = false;
     for (unsigned O = OutputObject + 1; O < Objects.size(); ++O) {
@@ -848,6 +900,8 @@ Pointees PointsTo::readObject(ObjectId O, FieldKey Key) {
   } else if (Obj.Var) {
     R.merge(paramContent(Obj.Var, Key));
   }
+  if (StoresUnknown && Exposed.count(O))
+    R.merge(Pointees::unknown(StoresUnknownWhy));
   if (AnyEscaped) {
     std::string Why = Obj.Kind == ObjectKind::Variable
                           ? "the address of `" + Obj.Name + "` is taken"
@@ -963,6 +1017,8 @@ void PointsTo::nameAllocation(const Expr *Value, std::string Name) {
     CallTarget T = resolveCall(Call, Device);
     if (T.Api && T.Api->ReturnsAllocation)
       allocationSite(Call, T.Api, std::move(Name));
+    else if (T.Def)
+      CallNames.insert({Call, std::move(Name)}); // for what the callee allocates
   } else if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     CallTarget T = resolveCall(CE, Device);
     if (T.Api && T.Api->Kind == ApiKind::ContainerNew && !CE->getConstructor()->isMoveConstructor())
@@ -1452,8 +1508,11 @@ Pointees PointsTo::instantiate(const SummaryRef &R, const CallSite &C, const Fun
     if (It != CallSiteFresh.end())
       return Pointees::of(It->second);
     const FreshObject &FO = S.FreshObjects[Index];
+    auto Hint = CallNames.find(C.Site);
     std::string Name = Cycle ? "allocation in `" + C.Callee->getNameAsString() + "`"
-                             : FO.Name + " (allocated in `" + C.Callee->getNameAsString() + "`)";
+                       : Hint != CallNames.end() && S.FreshObjects.size() == 1
+                           ? Hint->second + " (allocated in `" + C.Callee->getNameAsString() + "`)"
+                           : FO.Name + " (allocated in `" + C.Callee->getNameAsString() + "`)";
     ObjectId O = Objects.add(FO.Kind, Name, lineOf(C.Site->getBeginLoc()));
     CallSiteFresh[Key] = O;
     return Pointees::of(O);
@@ -1462,22 +1521,15 @@ Pointees PointsTo::instantiate(const SummaryRef &R, const CallSite &C, const Fun
     break;
   }
   const SymbolicPath &P = R.P;
-  Pointees Current;
-  unsigned FirstLoad = 0;
+  // The root: the memory the parameter (or the object) designates.
+  LValue Root;
   if (P.Param == SymbolicPath::This) {
-    if (C.Constructed) {
-      LValue L = *C.Constructed;
-      if (P.Loads.empty())
-        return L.Objects.Objects.empty() && L.Vars.empty() && !L.Objects.Unknown ? Pointees()
-                                                                                 : objectsOf(L);
-      L.Key = P.Loads[0];
-      Current = load(L);
-      FirstLoad = 1;
-    } else if (!C.Object) {
+    if (C.Constructed)
+      Root = *C.Constructed;
+    else if (!C.Object)
       return Pointees::unknown("the object `" + C.Callee->getNameAsString() + "` is called on");
-    } else {
-      Current = C.ObjectIsPointer ? pointees(C.Object) : addressOf(C.Object);
-    }
+    else
+      Root = C.ObjectIsPointer ? LValue::of(pointees(C.Object)) : lvalue(C.Object);
   } else {
     const Expr *Arg = C.arg(P.Param);
     if (!Arg)
@@ -1487,14 +1539,18 @@ Pointees PointsTo::instantiate(const SummaryRef &R, const CallSite &C, const Fun
     if (P.ByValue) {
       if (P.Loads.empty())
         return {};
-      Current = fieldOfValue(Arg, P.Loads[0]);
-      FirstLoad = 1;
+      Root.Value = Arg; // the value the callee's copy starts from
     } else if (Param && Param->getType()->isReferenceType()) {
-      Current = addressOf(Arg);
+      Root = lvalue(Arg);
     } else {
-      Current = pointees(Arg);
+      Root = LValue::of(pointees(Arg));
     }
   }
+  if (P.Loads.empty())
+    return objectsOf(Root);
+  Root.Key = P.Loads[0];
+  Pointees Current = load(Root);
+  unsigned FirstLoad = 1;
   for (unsigned I = FirstLoad; I < P.Loads.size(); ++I) {
     if (Current.Unknown)
       break;

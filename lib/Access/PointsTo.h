@@ -190,11 +190,13 @@ private:
   llvm::DenseSet<ObjectId> ImmutableObjects;
   llvm::DenseMap<const clang::Expr *, ObjectId> Sites; ///< allocation expressions
   std::map<std::pair<const clang::Expr *, unsigned>, ObjectId> CallSiteFresh;
+  llvm::DenseMap<const clang::Expr *, std::string> CallNames; ///< `v = f()`: names f's objects
   std::map<SymbolicPath, ObjectId> Symbols;
   llvm::DenseMap<ObjectId, SymbolicPath> SymbolPaths;
   llvm::DenseMap<ObjectId, CellList> ObjectCells;
   llvm::DenseMap<const clang::VarDecl *, CellList> VarCells;
   llvm::DenseSet<ObjectId> Escaped;
+  llvm::DenseSet<ObjectId> Exposed; ///< held by symbolic objects, when unknown code runs
   llvm::DenseMap<ObjectId, std::string> EscapeWhy;
   bool StoresUnknown = false;
   std::string StoresUnknownWhy;

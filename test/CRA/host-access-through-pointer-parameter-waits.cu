@@ -1,6 +1,6 @@
-// What a pointer parameter points to is a symbolic object (`*out`): a host
-// read through the parameter waits for the copy into it, and the host work
-// before the read (which touches nothing the copy uses) overlaps with it.
+// What a pointer parameter points to is a symbolic object (`*out`; other files
+// may call fetch_first, so it may overlap `*d`): a host read through the
+// parameter waits for the copy into it; the host work before it overlaps.
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
@@ -15,7 +15,7 @@ float fetch_first(float *out, const float *d, int n) {
   int twice = 2 * n;
   // CHECK: int twice = 2 * n;
   return out[0] + twice;
-  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: *out is read below (written by cudaMemcpy on line 13)
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: *out (which may overlap *d) is read below (written by cudaMemcpy on line 13)
   // CHECK-NEXT: return out[0] + twice;
 }
 

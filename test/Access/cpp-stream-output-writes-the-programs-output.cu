@@ -1,0 +1,29 @@
+// `std::cout << ...` writes the program's output and reads only what it
+// prints: a pending kernel that does not print does not wait for it, one that
+// prints does (the text must stay in order).
+//
+// RUN: %strip %s > %t.cu
+// RUN: %streamalloc %t.cu -o %t.out.cu
+// RUN: %FileCheck %s < %t.out.cu --implicit-check-not=Synchronize
+// RUN: %nvcc %t.out.cu
+#include <cstdio>
+#include <iostream>
+
+__global__ void quiet(float *x) { x[threadIdx.x] = 1.0f; }
+__global__ void loud(float *x) { printf("%f\n", x[threadIdx.x]); }
+
+int main() {
+  float *d;
+  cudaMalloc(&d, 64 * sizeof(float));
+  quiet<<<1, 64>>>(d);
+  // CHECK: quiet<<<1, 64, 0, sa_stream({{[0-9]+}})>>>(d);
+  std::cout << "launched " << 64 << std::endl;
+  // CHECK: std::cout << "launched " << 64 << std::endl;
+  loud<<<1, 1>>>(d);
+  // CHECK: loud<<<1, 1, 0, sa_stream({{[0-9]+}})>>>(d);
+  std::cout << "done" << std::endl;
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: the program's output is written below (written by kernel `loud` on line 22)
+  // CHECK-NEXT: std::cout << "done" << std::endl;
+  cudaFree(d);
+  return 0;
+}

@@ -1,0 +1,28 @@
+// A static function whose every call is in view asks its callers whether its
+// parameters may be the same memory: here no call passes one buffer twice,
+// so the host loop over `scratch` overlaps the copy out of `src`.
+//
+// RUN: %strip %s > %t.cu
+// RUN: %streamalloc %t.cu --dump=summaries > %t.dump
+// RUN: %FileCheck %s --check-prefix=DUMP < %t.dump
+// RUN: %streamalloc %t.cu -o %t.out.cu
+// RUN: %FileCheck %s < %t.out.cu --implicit-check-not=Synchronize
+// RUN: %nvcc %t.out.cu
+static void upload_then_clear(float *d, const float *src, float *scratch, int n) {
+  cudaMemcpy(d, src, n * sizeof(float), cudaMemcpyHostToDevice);
+  for (int i = 0; i < n; ++i)
+    scratch[i] = 0.0f;
+    // CHECK: cudaMemcpyAsync(d, src, n * sizeof(float), cudaMemcpyHostToDevice, sa_stream({{[0-9]+}}));
+    // CHECK: for (int i = 0; i < n; ++i)
+    // CHECK: scratch[i] = 0.0f;
+    // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: finish GPU work before upload_then_clear returns
+    // DUMP: aliases: none (every call site is in view)
+}
+
+int main() {
+  float h[16] = {0}, s[16], *d;
+  cudaMalloc(&d, sizeof h);
+  upload_then_clear(d, h, s, 16);
+  cudaFree(d);
+  return 0;
+}
