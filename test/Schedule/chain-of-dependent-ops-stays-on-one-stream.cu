@@ -26,7 +26,7 @@ int main() {
 // CHECK-NEXT:   op1 line 17 twice -> stream 0
 // CHECK-NEXT:   op2 line 18 cudaMemcpy -> stream 0
 // CHECK-NEXT:   edge op0 -> op1 on d
-// CHECK-NEXT:   edge op0 -> op2 on d
+// CHECK-NEXT:   edge op0 -> op2 on {{d|h}}
 // CHECK-NEXT:   edge op1 -> op2 on d
 // CHECK-NEXT:   wait 0 syncs stream 0
 // OUT: static std::atomic<cudaStream_t> sa_streams_[1];

@@ -186,9 +186,9 @@ static void setup(Buffers &b, int n) {
 })cu",
                "setup");
   EXPECT_EQ(H.access("b"), "host W");
-  EXPECT_NE(H.text().find("stores: b.d_in -> new b.d_in (device-alloc)"), std::string::npos)
+  EXPECT_NE(H.text().find("stores: b.d_in = new b.d_in (device-alloc)"), std::string::npos)
       << H.text();
-  EXPECT_NE(H.text().find("stores: b.d_out -> new b.d_out (device-alloc)"), std::string::npos)
+  EXPECT_NE(H.text().find("stores: b.d_out = new b.d_out (device-alloc)"), std::string::npos)
       << H.text();
   EXPECT_FALSE(H.S->StoresUnknown);
 }
