@@ -217,6 +217,12 @@ void AccessWalker::visit(const Stmt *S, uint8_t Mode) {
 
 void AccessWalker::visitAddress(const Expr *E) {
   E = E->IgnoreParens();
+  // Casts that keep an lvalue (to const, to a base class) designate the same object.
+  while (const auto *ICE = dyn_cast<ImplicitCastExpr>(E)) {
+    if (!ICE->isGLValue())
+      break;
+    E = ICE->getSubExpr()->IgnoreParens();
+  }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
     visitPointerValue(AS->getBase());
     visit(AS->getIdx(), ReadAccess);

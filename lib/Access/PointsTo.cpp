@@ -739,8 +739,9 @@ void PointsTo::applyApiCall(const CallSite &C, const ApiFunction &Api) {
 
 void PointsTo::applySummaryCall(const CallSite &C, const FunctionSummary &S) {
   for (const SummaryStore &St : S.Stores) {
-    Pointees Target = instantiate(St.Target, C, S);
-    store(LValue::of(Target, St.Field), instantiate(St.Value, C, S));
+    LValue Target = instantiateTarget(St.Target, C, S);
+    Target.Key = St.Field;
+    store(Target, instantiate(St.Value, C, S));
   }
   for (const SummaryRef &R : S.Escapes)
     escape(instantiate(R, C, S), "`" + C.Callee->getNameAsString() + "` lets it escape");
@@ -1482,6 +1483,26 @@ Pointees PointsTo::fieldOfValue(const Expr *Aggregate, FieldKey Key) {
   if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->getOpcode() == BO_Comma)
     return fieldOfValue(BO->getRHS(), Key);
   return Pointees::unknown("a value the analysis cannot follow");
+}
+
+LValue PointsTo::instantiateTarget(const SummaryRef &R, const CallSite &C,
+                                   const FunctionSummary &S) {
+  // The object itself (`this`, or what a reference parameter refers to) may
+  // be a local no one else can reach: keep it as a cell, not an object.
+  if (R.Kind == SummaryRef::Path && R.P.Loads.empty() && !R.P.ByValue) {
+    if (R.P.Param == SymbolicPath::This && C.Constructed)
+      return *C.Constructed;
+    if (R.P.Param == SymbolicPath::This && C.Object && !C.ObjectIsPointer)
+      return lvalue(C.Object);
+    const ParmVarDecl *Param = C.Callee && R.P.Param < C.Callee->getNumParams()
+                                   ? C.Callee->getParamDecl(R.P.Param)
+                                   : nullptr;
+    if (Param && Param->getType()->isReferenceType() && C.arg(R.P.Param))
+      return lvalue(C.arg(R.P.Param));
+    if (const Expr *Arg = C.arg(R.P.Param); Arg && R.P.Param != SymbolicPath::This)
+      return pointeeLValue(Arg);
+  }
+  return LValue::of(instantiate(R, C, S));
 }
 
 Pointees PointsTo::instantiate(const SummaryRef &R, const CallSite &C, const FunctionSummary &S) {

@@ -150,6 +150,9 @@ public:
 
   /// The objects a callee's summary names, at the call site \p C.
   Pointees instantiate(const SummaryRef &R, const CallSite &C, const FunctionSummary &S);
+  /// Where a callee's store lands: like instantiate(), but a local no one
+  /// else can reach stays a cell (`make(&p)`, a constructor of a local).
+  LValue instantiateTarget(const SummaryRef &R, const CallSite &C, const FunctionSummary &S);
 
   /// Adds \p P with \p Mode to \p Set: Unknown absorbs the rest; const
   /// objects are left out; an object also stands for what may alias it.

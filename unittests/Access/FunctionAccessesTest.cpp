@@ -224,4 +224,134 @@ void run() {
   EXPECT_EQ(A.host("scale"), "g:RW");
 }
 
+TEST(FunctionAccesses, PointersInStructFieldsAreFollowedFieldByField) {
+  Analysed A(std::string(Kernels) + R"cu(
+struct Pair { float *in; float *out; };
+void run() {
+  Pair p;
+  cudaMalloc(&p.in, 64);
+  cudaMalloc(&p.out, 64);
+  fill<<<1, 16>>>(p.out, 1.0f);
+})cu");
+  EXPECT_EQ(A.effects(0), "p.out:W");
+}
+
+TEST(FunctionAccesses, HelperOutParameterStoresAFreshObject) {
+  Analysed A(std::string(Kernels) + R"cu(
+static void make(float **out, int n) { cudaMalloc(out, n); }
+void run() {
+  float *a, *b;
+  make(&a, 64);
+  make(&b, 64);
+  fill<<<1, 16>>>(a, 1.0f);
+})cu");
+  // Both calls make an object of their own; the launch touches a's only.
+  EXPECT_EQ(A.effects(0), "out (allocated in `make`):W");
+}
+
+TEST(FunctionAccesses, PointerCopiedByMemcpyIsFollowed) {
+  Analysed A(std::string(Kernels) + R"cu(
+#include <cstring>
+void run() {
+  float *d, *e;
+  cudaMalloc(&d, 64);
+  memcpy(&e, &d, sizeof d);
+  fill<<<1, 16>>>(e, 1.0f);
+})cu");
+  EXPECT_EQ(A.effects(0), "d:W");
+}
+
+TEST(FunctionAccesses, ExportedFunctionParametersStandForEachOther) {
+  Analysed A(std::string(Kernels) + R"cu(
+void run(float *a, float *b) { fill<<<1, 16>>>(a, 1.0f); b[0] = 2.0f; })cu");
+  const GpuOp &Op = A.FA->ops()[0];
+  EXPECT_EQ(A.effects(0), "*b:W, *a:W");
+  ObjectId B = 0;
+  for (ObjectId O = 0; O < A.FA->objects().size(); ++O)
+    if (A.FA->objects().get(O).Name == "*b")
+      B = O;
+  ASSERT_NE(B, 0u);
+  EXPECT_TRUE(Op.Effects.isAliasOnly(B));
+  EXPECT_TRUE(Op.Effects.conflictWith(A.FA->accessesOf(findStmt(A.F, "b[0]")).Host));
+}
+
+TEST(FunctionAccesses, StaticFunctionParametersAreDistinctWhenEveryCallAgrees) {
+  Analysed A(std::string(Kernels) + R"cu(
+static void run(float *a, float *b) { fill<<<1, 16>>>(a, 1.0f); b[0] = 2.0f; }
+void caller(float *x) {
+  float *d;
+  cudaMalloc(&d, 64);
+  run(d, x);
+})cu");
+  EXPECT_EQ(A.effects(0), "*a:W");
+  EXPECT_FALSE(A.FA->ops()[0].Effects.conflictWith(A.FA->accessesOf(findStmt(A.F, "b[0]")).Host));
+}
+
+TEST(FunctionAccesses, StaticFunctionParametersMayAliasWhenACallPassesOneBufferTwice) {
+  Analysed A(std::string(Kernels) + R"cu(
+static void run(float *a, float *b) { fill<<<1, 16>>>(a, 1.0f); b[0] = 2.0f; }
+void caller() {
+  float *d;
+  cudaMalloc(&d, 64);
+  run(d, d);
+})cu");
+  EXPECT_TRUE(A.FA->ops()[0].Effects.conflictWith(A.FA->accessesOf(findStmt(A.F, "b[0]")).Host));
+}
+
+TEST(FunctionAccesses, VectorElementsAreOneObjectPerVector) {
+  Analysed A(std::string(Kernels) + R"cu(
+#include <vector>
+void run() {
+  std::vector<float> v(16), w(16);
+  float *d;
+  cudaMalloc(&d, 64);
+  cudaMemcpy(v.data(), d, 64, cudaMemcpyDeviceToHost);
+  w[0] = v.size();
+  v[1] = 2.0f;
+})cu");
+  EXPECT_EQ(A.effects(0), "v:W, d:R");
+  EXPECT_EQ(A.host("w[0]"), "w:W");
+  EXPECT_EQ(A.host("v[1]"), "v:W");
+}
+
+TEST(FunctionAccesses, WhatAnEscapedStructHoldsIsUnknown) {
+  Analysed A(std::string(Kernels) + R"cu(
+struct Buf { float *dev; };
+void keep(Buf *b);
+void run() {
+  Buf b;
+  cudaMalloc(&b.dev, 64);
+  keep(&b);
+  fill<<<1, 16>>>(b.dev, 1.0f);
+})cu");
+  EXPECT_EQ(A.effects(0), "<unknown>:W");
+}
+
+TEST(FunctionAccesses, UnknownCodeMayChangeWhatParametersHold) {
+  Analysed A(std::string(Kernels) + R"cu(
+void external();
+static void run(float **slot) {
+  float *mine;
+  cudaMalloc(&mine, 64);
+  *slot = mine;
+  external();
+  fill<<<1, 16>>>(*slot, 1.0f);
+}
+void caller() { float *p; run(&p); })cu");
+  // external() may reach *slot through its caller and store anything there.
+  EXPECT_EQ(A.effects(0), "<unknown>:W");
+}
+
+TEST(FunctionAccesses, ReallocKeepsThePointersTheOldBufferHeld) {
+  Analysed A(std::string(Kernels) + R"cu(
+#include <cstdlib>
+void run() {
+  float **table = (float **)malloc(2 * sizeof(float *));
+  cudaMalloc(&table[0], 64);
+  table = (float **)realloc(table, 4 * sizeof(float *));
+  fill<<<1, 16>>>(table[0], 1.0f);
+})cu");
+  EXPECT_EQ(A.effects(0), "table:W");
+}
+
 } // namespace

@@ -239,4 +239,30 @@ static void scale(std::vector<float> &v, float f) {
   EXPECT_EQ(H.S->unknownMode(), NoAccess);
 }
 
+TEST(FunctionSummary, RegisterOnlyInlineAssemblyTouchesNoMemory) {
+  Summarised K(R"cu(
+__device__ long long now() { long long t; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); return t; }
+__device__ void fence() { asm volatile("membar.gl;" ::: "memory"); }
+__global__ void k(float *out) { out[0] = (float)now(); }
+__global__ void f(float *out) { fence(); out[0] = 1.0f; })cu",
+               "k");
+  EXPECT_EQ(K.access("*out"), "device W");
+  EXPECT_EQ(K.S->unknownMode(), NoAccess);
+  const FunctionSummary &F = K.Summaries.get(findFunction(*K.AST, "f"));
+  EXPECT_EQ(F.unknownMode(), ReadWriteAccess); // a memory clobber may touch anything
+}
+
+TEST(FunctionSummary, ConstructorStoresIntoItsObject) {
+  Summarised H(R"cu(
+struct View {
+  float *p;
+  int n;
+  View(float *q, int m) : p(q), n(m) {}
+};
+static float first(float *q) { View v(q, 4); return v.p[0]; })cu",
+               "first");
+  EXPECT_EQ(H.access("*q"), "host R");
+  EXPECT_EQ(H.S->unknownMode(), NoAccess);
+}
+
 } // namespace
