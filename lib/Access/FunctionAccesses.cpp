@@ -40,6 +40,16 @@ public:
   }
 
   void visit(const Stmt *S, uint8_t Mode = ReadAccess);
+  /// The destructor of the local \p V, run at the end of its scope.
+  void destroy(const VarDecl *V) {
+    LValue Object;
+    if (Pts.isTracked(V))
+      Object.Objects = Pointees::of(Pts.storageOf(V));
+    else
+      Object.Vars.push_back(V);
+    QualType T = Pts.context().getBaseElementType(V->getType());
+    visitDestructor(T->getAsCXXRecordDecl(), Object, V->getInit(), "the end of its scope");
+  }
 
 private:
   PointsTo &Pts;
@@ -622,6 +632,12 @@ const std::vector<GpuOp> &FunctionAccesses::ops() const { return P->Ops; }
 
 StmtAccesses FunctionAccesses::accessesOf(const Stmt *S, bool MayNotRun, const Stmt *Skip) const {
   return walkAccesses(*P->Pts, S, MayNotRun, Skip, &P->OpIndex);
+}
+
+StmtAccesses FunctionAccesses::destructorAccesses(const VarDecl *V) const {
+  StmtAccesses Out;
+  AccessWalker(*P->Pts, Out, false, nullptr, &P->OpIndex).destroy(V);
+  return Out;
 }
 
 bool FunctionAccesses::isReachable(const VarDecl *V) const {

@@ -1534,7 +1534,8 @@ Pointees PointsTo::instantiate(const SummaryRef &R, const CallSite &C, const Fun
                        : Hint != CallNames.end() && S.FreshObjects.size() == 1
                            ? Hint->second + " (allocated in `" + C.Callee->getNameAsString() + "`)"
                            : FO.Name + " (allocated in `" + C.Callee->getNameAsString() + "`)";
-    ObjectId O = Objects.add(FO.Kind, Name, lineOf(C.Site->getBeginLoc()));
+    ObjectId O = Objects.add(FO.Kind, Name,
+                             lineOf(C.Site ? C.Site->getBeginLoc() : C.Callee->getLocation()));
     CallSiteFresh[Key] = O;
     return Pointees::of(O);
   }

@@ -354,4 +354,30 @@ void run() {
   EXPECT_EQ(A.effects(0), "table:W");
 }
 
+TEST(FunctionAccesses, DestructorOfAVectorFreesOnlyItsElements) {
+  Analysed A(R"cu(
+#include <vector>
+#include <string>
+struct Owner { float *p; ~Owner() { p[0] = 0; } };
+void run(float *q) {
+  std::vector<float> v(16);
+  std::string s("x");
+  Owner o{q};
+  int plain = 0;
+})cu");
+  auto Destroy = [&](llvm::StringRef Name) {
+    const clang::VarDecl *V = nullptr;
+    for (const clang::Stmt *S : llvm::cast<clang::CompoundStmt>(A.F->getBody())->body())
+      if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(S))
+        for (const clang::Decl *D : DS->decls())
+          if (const auto *VD = llvm::dyn_cast<clang::VarDecl>(D); VD && VD->getName() == Name)
+            V = VD;
+    return show(A.FA->destructorAccesses(V).Host, A.FA->objects());
+  };
+  EXPECT_EQ(Destroy("v"), "v:W");
+  EXPECT_EQ(Destroy("o"), "o:R, *q:W"); // Owner's destructor writes through o.p
+  EXPECT_EQ(Destroy("plain"), "-");
+  EXPECT_NE(Destroy("s").find("<unknown>"), std::string::npos);
+}
+
 } // namespace

@@ -22,6 +22,7 @@ class ASTContext;
 class Expr;
 class FunctionDecl;
 class Stmt;
+class VarDecl;
 } // namespace clang
 
 namespace streamalloc {
@@ -75,6 +76,11 @@ public:
   /// happen before the op is enqueued).
   StmtAccesses accessesOf(const clang::Stmt *S, bool MayNotRun = false,
                           const clang::Stmt *Skip = nullptr) const;
+
+  /// What the destructor of the local \p V does when its scope ends (a
+  /// std::vector frees its own elements; a class whose destructor has a body
+  /// does what its summary says; anything else may touch any memory).
+  StmtAccesses destructorAccesses(const clang::VarDecl *V) const;
 
   /// Whether memory the analysis cannot name may include \p V's storage (its
   /// address is taken somewhere, or it is an array or a global).
