@@ -49,14 +49,21 @@ const ApiFunction *modelledClass(const CXXRecordDecl *RD) {
   return lookupApi("std::" + RD->getName().str());
 }
 
-bool touchesMemory(const GCCAsmStmt &Asm) {
+bool touchesMemory(const GCCAsmStmt &Asm, bool Device) {
+  // Only device (PTX) code is trusted not to touch memory, and only when no
+  // instruction has an address operand (`[...]`: ld, st, atom, tex, suld, ...)
+  // and nothing is called.
+  if (!Device)
+    return true;
+  std::string Text = Asm.getAsmString();
+  if (Text.find('[') != std::string::npos || Text.find("call") != std::string::npos)
+    return true;
   for (unsigned I = 0; I < Asm.getNumClobbers(); ++I)
     if (Asm.getClobber(I) == "memory")
       return true;
   auto RegisterOnly = [](llvm::StringRef Constraint) {
-    // Modifiers, matching operands, immediates, and register classes of
-    // NVPTX (h r l f d) and x86 (a b c d S D q x).
-    return Constraint.find_first_not_of("=+&%0123456789nirlhfdabcSDqx") == llvm::StringRef::npos;
+    // Modifiers, matching operands, immediates, and NVPTX register classes.
+    return Constraint.find_first_not_of("=+&%0123456789nihrlfd") == llvm::StringRef::npos;
   };
   for (unsigned I = 0; I < Asm.getNumOutputs(); ++I)
     if (!RegisterOnly(Asm.getOutputConstraint(I)))

@@ -19,9 +19,10 @@ const ApiFunction *modelledFunction(const clang::FunctionDecl *F);
 /// The row of the class \p RD (a std class the model knows), if any.
 const ApiFunction *modelledClass(const clang::CXXRecordDecl *RD);
 
-/// Whether inline assembly may read or write memory: a "memory" clobber, or
-/// an operand whose constraint is not a register or an immediate.
-bool touchesMemory(const clang::GCCAsmStmt &Asm);
+/// Whether inline assembly may read or write memory. Only device code with
+/// register operands, no address operand in its text and no "memory"
+/// clobber is known not to (`nanosleep.u32 %0;`, reading %globaltimer).
+bool touchesMemory(const clang::GCCAsmStmt &Asm, bool Device);
 
 /// Whether \p F is a kernel or a function only device code may call.
 bool isDeviceFunction(const clang::FunctionDecl &F);

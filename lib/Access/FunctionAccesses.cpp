@@ -159,7 +159,7 @@ void AccessWalker::visit(const Stmt *S, uint8_t Mode) {
   }
   if (isa<UnaryExprOrTypeTraitExpr, CXXTypeidExpr, CXXNoexceptExpr>(S))
     return; // unevaluated
-  if (const auto *Asm = dyn_cast<GCCAsmStmt>(S); Asm && !touchesMemory(*Asm)) {
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(S); Asm && !touchesMemory(*Asm, Device)) {
     // Register operands only (`asm("nanosleep.u32 %0;" :: "r"(ns))`): the
     // outputs are written and the inputs read like any other lvalue/value.
     for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)

@@ -510,7 +510,7 @@ void PointsTo::apply(const Stmt *S) {
   }
   if (const auto *Asm = dyn_cast<AsmStmt>(S)) {
     const auto *Gcc = dyn_cast<GCCAsmStmt>(Asm);
-    if (!Gcc || touchesMemory(*Gcc))
+    if (!Gcc || touchesMemory(*Gcc, Device))
       noteUnknownStores("inline assembly");
     for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
       if (Asm->getOutputExpr(I)->getType()->isPointerType())

@@ -243,13 +243,17 @@ TEST(FunctionSummary, RegisterOnlyInlineAssemblyTouchesNoMemory) {
   Summarised K(R"cu(
 __device__ long long now() { long long t; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); return t; }
 __device__ void fence() { asm volatile("membar.gl;" ::: "memory"); }
+__device__ float load(const float *p) { float v; asm("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(p)); return v; }
 __global__ void k(float *out) { out[0] = (float)now(); }
-__global__ void f(float *out) { fence(); out[0] = 1.0f; })cu",
+__global__ void f(float *out) { fence(); out[0] = 1.0f; }
+__global__ void g(const float *in, float *out) { out[0] = load(in); })cu",
                "k");
   EXPECT_EQ(K.access("*out"), "device W");
   EXPECT_EQ(K.S->unknownMode(), NoAccess);
   const FunctionSummary &F = K.Summaries.get(findFunction(*K.AST, "f"));
   EXPECT_EQ(F.unknownMode(), ReadWriteAccess); // a memory clobber may touch anything
+  const FunctionSummary &G = K.Summaries.get(findFunction(*K.AST, "g"));
+  EXPECT_EQ(G.unknownMode(), ReadWriteAccess); // an address operand: a load through a register
 }
 
 TEST(FunctionSummary, ConstructorStoresIntoItsObject) {
