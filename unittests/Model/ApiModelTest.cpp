@@ -63,3 +63,73 @@ TEST(ApiModel, AllocationRowsSayWhereTheObjectLives) {
   EXPECT_TRUE(lookupApi("malloc")->ReturnsAllocation);
   EXPECT_EQ(lookupApi("cudaMalloc")->roleOf(0), ArgRole::OutAlloc);
 }
+
+TEST(ApiModel, LibraryOnlyRowsAreNamedWithTheirNamespace) {
+  EXPECT_EQ(lookupApi("copy"), nullptr); // a program's own `copy` is not std::copy
+  ASSERT_NE(lookupApi("std::copy"), nullptr);
+  EXPECT_EQ(lookupApi("std::copy")->roleOf(2), ArgRole::Write);
+  EXPECT_FALSE(lookupApi("std::copy")->isMember());
+}
+
+TEST(ApiModel, ContainerMembersTakeTheContainerAsRoleZero) {
+  for (unsigned I = 0; I < apiModelSize(); ++I) {
+    const ApiFunction &Row = apiModelRow(I);
+    if (Row.Kind == ApiKind::ContainerElements || Row.Kind == ApiKind::ContainerAssign ||
+        Row.Kind == ApiKind::ContainerSwap)
+      EXPECT_TRUE(Row.isMember()) << Row.Name.str();
+    if (Row.Kind == ApiKind::ContainerNew)
+      EXPECT_FALSE(Row.isMember()) << Row.Name.str();
+  }
+  EXPECT_EQ(lookupApi("std::vector::push_back")->roleOf(0), ArgRole::Free); // may reallocate
+  EXPECT_EQ(lookupApi("std::vector::data")->Kind, ApiKind::ContainerElements);
+}
+
+TEST(ApiModel, IssueRowsArePresent) {
+  for (const char *Name : {"cudaMemcpy",
+                           "cudaMemcpy2D",
+                           "cudaMemcpy3D",
+                           "cudaMemcpyToSymbol",
+                           "cudaMemcpyFromSymbol",
+                           "cudaMemcpyPeer",
+                           "cudaMemset",
+                           "cudaMemset2D",
+                           "cudaMemset3D",
+                           "cudaMemcpyAsync",
+                           "cudaMemcpy2DAsync",
+                           "cudaMemsetAsync",
+                           "malloc",
+                           "calloc",
+                           "realloc",
+                           "free",
+                           "posix_memalign",
+                           "cudaMalloc",
+                           "cudaMallocHost",
+                           "cudaHostAlloc",
+                           "cudaMallocManaged",
+                           "cudaFree",
+                           "cudaFreeHost",
+                           "cudaHostRegister",
+                           "cudaHostUnregister",
+                           "cudaMemPrefetchAsync",
+                           "cudaDeviceSynchronize",
+                           "cudaStreamSynchronize",
+                           "cudaEventSynchronize",
+                           "cudaThreadSynchronize",
+                           "cudaGetLastError",
+                           "cudaGetDeviceProperties",
+                           "cudaEventRecord",
+                           "cudaEventElapsedTime",
+                           "printf",
+                           "fwrite",
+                           "memcpy",
+                           "std::vector",
+                           "std::copy",
+                           "std::fill",
+                           "sqrt"})
+    EXPECT_NE(lookupApi(Name), nullptr) << Name;
+  EXPECT_EQ(lookupApi("cudaDeviceSynchronize")->Kind, ApiKind::DeviceSync);
+  EXPECT_EQ(lookupApi("cudaStreamSynchronize")->Kind, ApiKind::OtherSync);
+  EXPECT_EQ(lookupApi("sqrt")->Kind, ApiKind::Pure);
+  EXPECT_EQ(lookupApi("cudaMallocManaged")->Allocates, MemorySpace::Managed);
+  EXPECT_EQ(lookupApi("cudaHostUnregister")->roleOf(0), ArgRole::ReadWrite);
+}
