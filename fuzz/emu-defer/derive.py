@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Derives the deferred CPU emulation from fuzz/emu/cuda_runtime.h.
+
+    fuzz/emu-defer/derive.py OUT_DIR     # writes OUT_DIR/cuda_runtime.h
+
+The deferred emulation is the synchronous one with one change: work enqueued on a stream
+other than the legacy default stream is not run at the call. It is queued per stream and
+runs only when the host must wait for it: a stream, event or device synchronisation, work
+on the legacy stream (which orders after every blocking stream), cudaFree / cudaFreeHost,
+cudaDeviceReset. Streams are drained in an adversarial order (SA_EMU_STREAMS=reverse, the
+default, or forward) that honours only the event dependencies the program states
+(cudaEventRecord / cudaStreamWaitEvent, per record). Work still queued when the program
+exits never runs. A missing wait therefore shows up as a stale read, a lost write, missing
+kernel output or an AddressSanitizer error, instead of going unnoticed.
+
+Each edit below names the text of emu/cuda_runtime.h it replaces; when that header changes
+so that an edit no longer applies, this script fails and says which one.
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+SOURCE = os.path.join(HERE, "..", "emu", "cuda_runtime.h")
+
+QUEUES = r'''
+// --- deferred execution (fuzz/emu-defer/derive.py) ---------------------------------------
+struct sa_emu_item {
+  int kind;  // 0 work, 1 event record (seq), 2 wait for a record (seq)
+  long seq;
+  std::function<void()> fn;
+};
+inline std::map<cudaStream_t, std::deque<sa_emu_item>> sa_emu_queues_;
+inline std::vector<cudaStream_t> sa_emu_order_;
+inline long sa_emu_seq_ = 0;
+inline std::map<cudaEvent_t, long> sa_emu_latest_;         // latest record of each event
+inline std::map<long, cudaStream_t> sa_emu_record_stream_;  // records not yet reached
+inline bool sa_emu_async(cudaStream_t s) {
+  return s != 0 && s != (cudaStream_t)0x1 && s != (cudaStream_t)0x2;
+}
+inline std::deque<sa_emu_item> &sa_emu_q(cudaStream_t s) {
+  auto it = sa_emu_queues_.find(s);
+  if (it == sa_emu_queues_.end()) {
+    sa_emu_order_.push_back(s);
+    return sa_emu_queues_[s];
+  }
+  return it->second;
+}
+inline void sa_emu_step(cudaStream_t s);
+inline void sa_emu_until_record(long seq) {
+  while (sa_emu_record_stream_.count(seq)) sa_emu_step(sa_emu_record_stream_[seq]);
+}
+inline void sa_emu_step(cudaStream_t s) {
+  std::deque<sa_emu_item> &q = sa_emu_q(s);
+  if (q.empty()) {
+    fprintf(stderr, "EMU-ERROR an event record was never queued\n");
+    abort();
+  }
+  sa_emu_item it = q.front();
+  q.pop_front();
+  if (it.kind == 0) it.fn();
+  else if (it.kind == 1) sa_emu_record_stream_.erase(it.seq);
+  else sa_emu_until_record(it.seq);
+}
+inline void sa_emu_run_stream(cudaStream_t s) {
+  while (!sa_emu_q(s).empty()) sa_emu_step(s);
+}
+inline void sa_emu_flush_all() {
+  std::vector<cudaStream_t> order = sa_emu_order_;
+  const char *e = getenv("SA_EMU_STREAMS");
+  if (!(e && strcmp(e, "forward") == 0))
+    for (size_t i = 0, j = order.size(); i + 1 < j; ++i, --j) std::swap(order[i], order[j - 1]);
+  for (cudaStream_t s : order) sa_emu_run_stream(s);
+}
+// Runs fn now (legacy stream: after everything queued) or queues it on stream s.
+inline void sa_emu_submit(cudaStream_t s, std::function<void()> fn) {
+  if (sa_emu_async(s)) {
+    sa_emu_q(s).push_back({0, 0, fn});
+  } else {
+    sa_emu_flush_all();
+    fn();
+  }
+}
+'''
+
+EDITS = [
+    ("includes",
+     "#include <cstring>\n",
+     "#include <cstring>\n#include <deque>\n#include <functional>\n#include <map>\n"
+     "#include <tuple>\n#include <vector>\n"),
+    ("queues after the handle types",
+     "typedef struct sa_emu_event_ *cudaEvent_t;\n",
+     "typedef struct sa_emu_event_ *cudaEvent_t;\n" + QUEUES),
+    ("cudaFree waits for the device",
+     'inline cudaError_t cudaFree(void *p) { return sa_emu_free(p, 1, "cudaFree of a non-allocation"); }',
+     'inline cudaError_t cudaFree(void *p) {\n  sa_emu_flush_all();\n'
+     '  return sa_emu_free(p, 1, "cudaFree of a non-allocation");\n}'),
+    ("cudaFreeHost waits for the device",
+     "inline cudaError_t cudaFreeHost(void *p) {\n  return",
+     "inline cudaError_t cudaFreeHost(void *p) {\n  sa_emu_flush_all();\n  return"),
+    ("cudaMemcpy body becomes the deferred work",
+     "inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind) {\n"
+     "  if (n == 0) return cudaSuccess;",
+     "inline cudaError_t sa_emu_memcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind) {\n"
+     "  if (n == 0) return cudaSuccess;"),
+    ("cudaMemcpy and cudaMemcpyAsync submit it",
+     "inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind kind,\n"
+     "                                   cudaStream_t = 0) {\n"
+     "  return cudaMemcpy(dst, src, n, kind);\n}",
+     "inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind) {\n"
+     "  sa_emu_submit(0, [=] { sa_emu_memcpy(dst, src, n, kind); });\n  return cudaSuccess;\n}\n"
+     "inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind kind,\n"
+     "                                   cudaStream_t s = 0) {\n"
+     "  sa_emu_submit(s, [=] { sa_emu_memcpy(dst, src, n, kind); });\n  return cudaSuccess;\n}"),
+    ("cudaMemcpy2DAsync is queued as one piece of work",
+     "                                     size_t width, size_t height, cudaMemcpyKind kind,\n"
+     "                                     cudaStream_t = 0) {\n"
+     "  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);",
+     "                                     size_t width, size_t height, cudaMemcpyKind kind,\n"
+     "                                     cudaStream_t s = 0) {\n"
+     "  sa_emu_submit(s, [=] {\n"
+     "    for (size_t r = 0; r < height; ++r)\n"
+     "      sa_emu_memcpy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind);\n"
+     "  });\n  return cudaSuccess;"),
+    ("cudaMemset and cudaMemsetAsync",
+     "inline cudaError_t cudaMemset(void *p, int v, size_t n) {\n"
+     "  if (n == 0) return cudaSuccess;\n"
+     "  sa_emu_dev_range(p, n, \"cudaMemset: not a device range\");\n"
+     "  memset(p, v, n);\n  return cudaSuccess;\n}\n"
+     "inline cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t = 0) {\n"
+     "  return cudaMemset(p, v, n);\n}",
+     "inline cudaError_t sa_emu_memset(void *p, int v, size_t n) {\n"
+     "  if (n == 0) return cudaSuccess;\n"
+     "  sa_emu_dev_range(p, n, \"cudaMemset: not a device range\");\n"
+     "  memset(p, v, n);\n  return cudaSuccess;\n}\n"
+     "inline cudaError_t cudaMemset(void *p, int v, size_t n) {\n"
+     "  sa_emu_submit(0, [=] { sa_emu_memset(p, v, n); });\n  return cudaSuccess;\n}\n"
+     "inline cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s = 0) {\n"
+     "  sa_emu_submit(s, [=] { sa_emu_memset(p, v, n); });\n  return cudaSuccess;\n}"),
+    ("symbol copy bodies become the deferred work (to)",
+     "cudaError_t cudaMemcpyToSymbol(T &sym, const void *src, size_t n, size_t off = 0,\n"
+     "                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {",
+     "cudaError_t sa_emu_to_symbol(T &sym, const void *src, size_t n, size_t off = 0,\n"
+     "                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {"),
+    ("symbol copy bodies become the deferred work (from)",
+     "cudaError_t cudaMemcpyFromSymbol(void *dst, const T &sym, size_t n, size_t off = 0,\n"
+     "                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {",
+     "cudaError_t sa_emu_from_symbol(void *dst, const T &sym, size_t n, size_t off = 0,\n"
+     "                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {"),
+    ("symbol copies submit it",
+     "template <typename T>\n"
+     "cudaError_t cudaMemcpyToSymbolAsync(T &sym, const void *src, size_t n, size_t off,\n"
+     "                                    cudaMemcpyKind kind, cudaStream_t = 0) {\n"
+     "  return cudaMemcpyToSymbol(sym, src, n, off, kind);\n}\n"
+     "template <typename T>\n"
+     "cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &sym, size_t n, size_t off,\n"
+     "                                      cudaMemcpyKind kind, cudaStream_t = 0) {\n"
+     "  return cudaMemcpyFromSymbol(dst, sym, n, off, kind);\n}",
+     "template <typename T>\n"
+     "cudaError_t cudaMemcpyToSymbol(T &sym, const void *src, size_t n, size_t off = 0,\n"
+     "                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {\n"
+     "  T *ps = &sym;\n"
+     "  sa_emu_submit(0, [=] { sa_emu_to_symbol(*ps, src, n, off, kind); });\n"
+     "  return cudaSuccess;\n}\n"
+     "template <typename T>\n"
+     "cudaError_t cudaMemcpyFromSymbol(void *dst, const T &sym, size_t n, size_t off = 0,\n"
+     "                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {\n"
+     "  const T *ps = &sym;\n"
+     "  sa_emu_submit(0, [=] { sa_emu_from_symbol(dst, *ps, n, off, kind); });\n"
+     "  return cudaSuccess;\n}\n"
+     "template <typename T>\n"
+     "cudaError_t cudaMemcpyToSymbolAsync(T &sym, const void *src, size_t n, size_t off,\n"
+     "                                    cudaMemcpyKind kind, cudaStream_t s = 0) {\n"
+     "  T *ps = &sym;\n"
+     "  sa_emu_submit(s, [=] { sa_emu_to_symbol(*ps, src, n, off, kind); });\n"
+     "  return cudaSuccess;\n}\n"
+     "template <typename T>\n"
+     "cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &sym, size_t n, size_t off,\n"
+     "                                      cudaMemcpyKind kind, cudaStream_t s = 0) {\n"
+     "  const T *ps = &sym;\n"
+     "  sa_emu_submit(s, [=] { sa_emu_from_symbol(dst, *ps, n, off, kind); });\n"
+     "  return cudaSuccess;\n}"),
+    ("stream synchronisation runs the stream",
+     "inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }",
+     "inline cudaError_t cudaStreamSynchronize(cudaStream_t s) {\n"
+     "  if (sa_emu_async(s)) sa_emu_run_stream(s);\n  return cudaSuccess;\n}"),
+    ("a stream waits for the latest record of the event",
+     "inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int = 0) {\n"
+     "  return cudaSuccess;\n}",
+     "inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int = 0) {\n"
+     "  auto it = sa_emu_latest_.find(e);\n"
+     "  if (it == sa_emu_latest_.end() || !sa_emu_record_stream_.count(it->second))\n"
+     "    return cudaSuccess;\n"
+     "  if (sa_emu_async(s)) sa_emu_q(s).push_back({2, it->second, nullptr});\n"
+     "  else sa_emu_until_record(it->second);\n  return cudaSuccess;\n}"),
+    ("events are records in their stream",
+     "inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0) { return cudaSuccess; }\n"
+     "inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }",
+     "inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0) {\n"
+     "  long seq = ++sa_emu_seq_;\n  sa_emu_latest_[e] = seq;\n"
+     "  if (sa_emu_async(s)) {\n    sa_emu_record_stream_[seq] = s;\n"
+     "    sa_emu_q(s).push_back({1, seq, nullptr});\n"
+     "  } else {\n    sa_emu_flush_all();\n  }\n  return cudaSuccess;\n}\n"
+     "inline cudaError_t cudaEventSynchronize(cudaEvent_t e) {\n"
+     "  auto it = sa_emu_latest_.find(e);\n"
+     "  if (it != sa_emu_latest_.end()) sa_emu_until_record(it->second);\n"
+     "  return cudaSuccess;\n}"),
+    ("device synchronisation and reset run everything",
+     "inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }\n"
+     "inline cudaError_t cudaDeviceReset() { return cudaSuccess; }",
+     "inline cudaError_t cudaDeviceSynchronize() {\n  sa_emu_flush_all();\n  return cudaSuccess;\n}\n"
+     "inline cudaError_t cudaDeviceReset() {\n  sa_emu_flush_all();\n  return cudaSuccess;\n}"),
+    ("a launch configuration keeps its stream",
+     "struct sa_emu_cfg {\n  dim3 g, b;\n"
+     "  sa_emu_cfg(dim3 g_, dim3 b_, size_t = 0, cudaStream_t = 0) : g(g_), b(b_) {}\n};",
+     "struct sa_emu_cfg {\n  dim3 g, b;\n  cudaStream_t s;\n"
+     "  sa_emu_cfg(dim3 g_, dim3 b_, size_t = 0, cudaStream_t s_ = 0) : g(g_), b(b_), s(s_) {}\n};"),
+    ("a launch copies its arguments and submits the kernel",
+     "template <typename... P, typename... A>\n"
+     "void sa_emu_launch(void (*k)(P...), sa_emu_cfg c, A &&...a) {\n"
+     "  (sa_emu_kernel_arg(a), ...);",
+     "template <typename... P, typename... A>\n"
+     "void sa_emu_run(void (*k)(P...), sa_emu_cfg c, A... a);\n"
+     "template <typename... P, typename... A>\n"
+     "void sa_emu_launch(void (*k)(P...), sa_emu_cfg c, A &&...a) {\n"
+     "  auto args = std::make_tuple(P(a)...);\n"
+     "  sa_emu_submit(c.s, [=] { std::apply([&](auto... x) { sa_emu_run(k, c, x...); }, args); });\n"
+     "}\n"
+     "template <typename... P, typename... A>\n"
+     "void sa_emu_run(void (*k)(P...), sa_emu_cfg c, A... a) {\n"
+     "  (sa_emu_kernel_arg(a), ...);"),
+]
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    text = open(SOURCE).read()
+    for what, old, new in EDITS:
+        if text.count(old) != 1:
+            print("derive.py: emu/cuda_runtime.h changed; this edit no longer applies: " + what,
+                  file=sys.stderr)
+            return 1
+        text = text.replace(old, new)
+    text = ("// GENERATED by fuzz/emu-defer/derive.py from fuzz/emu/cuda_runtime.h: the deferred\n"
+            "// emulation (see derive.py). Do not edit.\n") + text
+    os.makedirs(sys.argv[1], exist_ok=True)
+    with open(os.path.join(sys.argv[1], "cuda_runtime.h"), "w") as fh:
+        fh.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
