@@ -449,7 +449,9 @@ private:
         std::vector<unsigned> Conflicting;
         if (std::optional<Wait> W = conflict(All(), Accesses, A.UnknownWhy, &Conflicting))
           WaitBefore(S, WaitCause::Conflict, std::move(*W), Conflicting);
-        else if (E.LeavesFunction && !All().empty())
+        // A conflict wait covers only the conflicting ops' streams: leaving the
+        // function or block still waits for the rest.
+        if (E.LeavesFunction && !All().empty())
           WaitBefore(S, WaitCause::LeavesFunction);
         else if (E.LeavesBlock && !Local.empty())
           WaitBefore(S, WaitCause::LeavesBlock);
@@ -514,7 +516,9 @@ private:
       std::vector<unsigned> Conflicting;
       if (std::optional<Wait> W = conflict(All(), Accesses, A.UnknownWhy, &Conflicting))
         WaitBefore(S, WaitCause::Conflict, std::move(*W), Conflicting);
-      else if ((isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) && !All().empty())
+      // A conflict wait covers only the conflicting ops' streams: a jump out of
+      // the function or block still waits for the rest.
+      if ((isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) && !All().empty())
         WaitBefore(S, WaitCause::LeavesFunction);
       else if (isa<BreakStmt, ContinueStmt>(S) && !(DestructorBlocks ? All() : Local).empty())
         WaitBefore(S, WaitCause::LeavesBlock);
