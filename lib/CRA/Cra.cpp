@@ -142,10 +142,19 @@ private:
   /// Loops around the statement being analysed, innermost last.
   std::vector<const Stmt *> LoopStack;
 
-  /// The pending ops a wait for \p Conflicting must cover: with a stream
-  /// plan, everything on the conflicting ops' streams; otherwise everything.
+  /// The pending ops a wait for \p Conflicting must cover, and the streams
+  /// on which ops stay pending past it (\p Partial). Without a stream plan:
+  /// everything. With one, per stream of a conflicting op: when other ops
+  /// are queued on the stream after the conflicting ones, only the
+  /// conflicting ops are covered (the wait is for their events) and the
+  /// rest stay pending; otherwise the whole stream is synchronised and
+  /// everything pending on it is covered. ("After" is the pending list's
+  /// order, which a loop or a join can blur; it only decides which of two
+  /// sound waits is used.)
   std::vector<unsigned> coveredBy(const std::vector<unsigned> &Pending,
-                                  const std::vector<unsigned> &Conflicting) const {
+                                  const std::vector<unsigned> &Conflicting,
+                                  std::vector<unsigned> &Partial) const {
+    Partial.clear();
     if (!StreamOf || Conflicting.empty())
       return Pending;
     llvm::SmallVector<unsigned, 4> Streams;
@@ -154,10 +163,28 @@ private:
         return Pending;
       Streams.push_back(*(*StreamOf)[Op]);
     }
+    for (unsigned S : Streams) {
+      if (llvm::is_contained(Partial, S))
+        continue;
+      bool AfterLastConflict = false;
+      for (unsigned Op : llvm::reverse(Pending)) {
+        if ((*StreamOf)[Op] != S)
+          continue;
+        if (llvm::is_contained(Conflicting, Op))
+          break;
+        AfterLastConflict = true;
+      }
+      if (AfterLastConflict)
+        Partial.push_back(S);
+    }
+    llvm::sort(Partial);
     std::vector<unsigned> Covered;
-    for (unsigned Op : Pending)
-      if (!(*StreamOf)[Op] || llvm::is_contained(Streams, *(*StreamOf)[Op]))
+    for (unsigned Op : Pending) {
+      std::optional<unsigned> S = (*StreamOf)[Op];
+      if (llvm::is_contained(Conflicting, Op) ||
+          (S && llvm::is_contained(Streams, *S) && !llvm::is_contained(Partial, *S)))
         Covered.push_back(Op);
+    }
     return Covered;
   }
 
@@ -402,7 +429,7 @@ private:
     };
     auto WaitBefore = [&](const Stmt *S, WaitCause Cause, Wait W = {},
                           const std::vector<unsigned> &Conflicting = {}) {
-      std::vector<unsigned> Covered = coveredBy(All(), Conflicting);
+      std::vector<unsigned> Covered = coveredBy(All(), Conflicting, W.PartialStreams);
       auto IsCovered = [&](unsigned Op) { return llvm::is_contained(Covered, Op); };
       std::vector<unsigned> Here;
       llvm::copy_if(Local, std::back_inserter(Here), IsCovered);

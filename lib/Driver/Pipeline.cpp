@@ -328,7 +328,7 @@ private:
     while (true) {
       Cra = runCra(FA, Blocked, InactiveIfs);
       Plan = planStreams(FA, Cra, Options.Schedule);
-      if (Plan.NumStreams > 1) {
+      if (Plan.NumStreams > 0) {
         Cra = runCra(FA, Blocked, InactiveIfs, &Plan.StreamOf);
         Plan.bindWaits(Cra);
       }

@@ -128,19 +128,42 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
     if (!W.Events.empty())
       Plan.EventWaits.push_back(std::move(W));
   }
+  Plan.NumEdgeEvents = Plan.NumEvents;
   Plan.bindWaits(Cra);
   return Plan;
 }
 
 void StreamPlan::bindWaits(const CraResult &Cra) {
+  Records.resize(NumEdgeEvents);
+  NumEvents = NumEdgeEvents;
   WaitStreams.clear();
+  WaitEvents.clear();
+  // One event per statement: a host wait reuses the event an edge recorded
+  // after the same statement.
+  auto EventAfter = [&](unsigned Op) {
+    const clang::Stmt *Statement = Cra.Ops[Op].Statement;
+    for (const EventRecord &R : Records)
+      if (R.Statement == Statement)
+        return R.Event;
+    Records.push_back({NumEvents, Op, Statement, *StreamOf[Op]});
+    return NumEvents++;
+  };
   for (const Wait &W : Cra.Waits) {
-    std::vector<unsigned> Streams;
-    for (unsigned Op : W.Covers)
-      if (StreamOf[Op] && !llvm::is_contained(Streams, *StreamOf[Op]))
-        Streams.push_back(*StreamOf[Op]);
+    std::vector<unsigned> Streams, Events;
+    for (unsigned Op : W.Covers) {
+      if (!StreamOf[Op])
+        continue;
+      if (!llvm::is_contained(W.PartialStreams, *StreamOf[Op])) {
+        if (!llvm::is_contained(Streams, *StreamOf[Op]))
+          Streams.push_back(*StreamOf[Op]);
+      } else if (unsigned E = EventAfter(Op); !llvm::is_contained(Events, E)) {
+        Events.push_back(E);
+      }
+    }
     llvm::sort(Streams);
+    llvm::sort(Events);
     WaitStreams.push_back(std::move(Streams));
+    WaitEvents.push_back(std::move(Events));
   }
 }
 
@@ -159,7 +182,7 @@ void StreamPlan::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const 
        << (E.LoopCarried ? " (carried by the loop)" : "") << "\n";
   for (const EventRecord &R : Records)
     OS << "  event " << R.Event << " recorded on stream " << R.Stream << " after op" << R.Op
-       << "\n";
+       << (R.Event >= NumEdgeEvents ? " (for the host)" : "") << "\n";
   for (const EventWait &W : EventWaits) {
     OS << "  stream " << W.Waiter << " waits for event";
     for (unsigned E : W.Events)
@@ -170,6 +193,8 @@ void StreamPlan::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const 
     OS << "  wait " << I << " syncs";
     for (unsigned S : WaitStreams[I])
       OS << " stream " << S;
+    for (unsigned E : WaitEvents[I])
+      OS << " event " << E;
     OS << "\n";
   }
 }

@@ -345,11 +345,24 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
       P->insertAfter(R.Statement,
                      "cudaEventRecord(" + eventExpr(Base + R.Event) + ", " + streamExpr(R.Stream) +
                          ");",
-                     "marks the end of " + FA.ops()[R.Op].Callee + " for another stream");
+                     "marks the end of " + FA.ops()[R.Op].Callee +
+                         (R.Event < Plan.NumEdgeEvents ? " for another stream" : " for the host"));
   for (unsigned I = 0; I < Cra.Waits.size(); ++I) {
+    // An event that cannot be recorded after its statement: the host waits
+    // for the whole stream instead (more than needed, never less).
+    std::vector<unsigned> Streams = Plan.WaitStreams[I], Events;
+    for (unsigned E : Plan.WaitEvents[I]) {
+      if (!RecordAtWait[E])
+        Events.push_back(E);
+      else if (!llvm::is_contained(Streams, Plan.Records[E].Stream))
+        Streams.push_back(Plan.Records[E].Stream);
+    }
+    llvm::sort(Streams);
     std::string Code;
-    for (unsigned Stream : Plan.WaitStreams[I])
+    for (unsigned Stream : Streams)
       Code += (Code.empty() ? "" : " ") + ("cudaStreamSynchronize(" + streamExpr(Stream) + ");");
+    for (unsigned E : Events)
+      Code += (Code.empty() ? "" : " ") + ("cudaEventSynchronize(" + eventExpr(Base + E) + ");");
     if (!Code.empty())
       P->insertAt(Cra.Waits[I].Where, Code, describeWait(Cra.Waits[I], FA));
   }

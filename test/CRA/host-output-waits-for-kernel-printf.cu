@@ -22,11 +22,14 @@ int main() {
   cudaMemset(d, 0, 16 * sizeof(float));
   hello<<<1, 1>>>(d);
   // CHECK: hello<<<1, 1, 0, sa_stream({{[0-9]+}})>>>(d);
+  // CHECK-NEXT: cudaEventRecord(sa_event([[E:[0-9]+]]), sa_stream({{[0-9]+}}));  // streamalloc: marks the end of hello for the host
   cudaMemcpy(h, d, 16 * sizeof(float), cudaMemcpyDeviceToHost);
   printf("host\n");
-  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: the program's output is written below (written by kernel `hello` on line 23)
+  // CHECK: cudaEventSynchronize(sa_event([[E]]));  // streamalloc: the program's output is written below (written by kernel `hello` on line 23)
   // CHECK-NEXT: printf("host\n");
   cudaFreeHost(h);
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: h is written below (written by cudaMemcpy on line 26)
+  // CHECK-NEXT: cudaFreeHost(h);
   cudaFree(d);
   return 0;
 }

@@ -1,8 +1,8 @@
 // A host write at the top of a loop body conflicts with the copy that the
 // previous iteration left pending (write after read, over the back edge).
-// The wait goes right before that write, where it covers the previous
-// iteration's ops; the last iteration's ops stay pending after the loop
-// until a statement needs them.
+// The wait goes right before that write and covers the previous
+// iteration's copy by its event, not the kernel queued after it. The last
+// iteration's ops stay pending after the loop until a statement needs them.
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
@@ -19,10 +19,11 @@ int main() {
   cudaMalloc(&d, 64 * sizeof(float));
   for (int it = 0; it < 10; ++it) {
     h[0] = it;
-    // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: h is written below (read by cudaMemcpy on line 24)
+    // CHECK: cudaEventSynchronize(sa_event([[E:[0-9]+]]));  // streamalloc: h is written below (read by cudaMemcpy on line 24)
     // CHECK-NEXT: h[0] = it;
     cudaMemcpy(d, h, 64 * sizeof(float), cudaMemcpyHostToDevice);
     // CHECK: cudaMemcpyAsync(d, h, 64 * sizeof(float), cudaMemcpyHostToDevice, sa_stream({{[0-9]+}}));
+    // CHECK-NEXT: cudaEventRecord(sa_event([[E]]), sa_stream({{[0-9]+}}));  // streamalloc: marks the end of cudaMemcpy for the host
     step<<<1, 64>>>(d);
     // CHECK: step<<<1, 64, 0, sa_stream({{[0-9]+}})>>>(d);
     printf("iteration %d\n", it);
@@ -38,4 +39,4 @@ int main() {
 }
 
 // REPORT: {{.*}}:24:5: cudaMemcpy: async on stream {{[0-9]+}}, waited for before line 21
-// REPORT: {{.*}}:21: wait (conflict) for lines 24, 26: h is written below (read by cudaMemcpy on line 24)
+// REPORT: {{.*}}:21: wait (conflict) for line 24: h is written below (read by cudaMemcpy on line 24)

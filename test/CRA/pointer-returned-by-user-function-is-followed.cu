@@ -20,15 +20,18 @@ int main() {
   cudaMalloc(&d, 16 * sizeof(float));
   cudaMemcpy(d, table, sizeof table, cudaMemcpyHostToDevice);
   // CHECK: cudaMemcpyAsync(d, table, sizeof table, cudaMemcpyHostToDevice, sa_stream({{[0-9]+}}));
+  // CHECK-NEXT: cudaEventRecord(sa_event([[E:[0-9]+]]), sa_stream({{[0-9]+}}));  // streamalloc: marks the end of cudaMemcpy for the host
   scale<<<1, 16>>>(d);
   // CHECK: scale<<<1, 16, 0, sa_stream({{[0-9]+}})>>>(d);
   printf("launched\n");
   // CHECK: printf("launched\n");
   t[0] = 1.0f;
-  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: table is written below (read by cudaMemcpy on line 21)
+  // CHECK: cudaEventSynchronize(sa_event([[E]]));  // streamalloc: table is written below (read by cudaMemcpy on line 21)
   // CHECK-NEXT: t[0] = 1.0f;
   cudaFree(d);
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: d is written below (written by kernel `scale` on line 24)
+  // CHECK-NEXT: cudaFree(d);
   return 0;
 }
 
-// REPORT: {{.*}}:27: wait (conflict) for lines 21, 23: table is written below (read by cudaMemcpy on line 21)
+// REPORT: {{.*}}:28: wait (conflict) for line 21: table is written below (read by cudaMemcpy on line 21)

@@ -34,7 +34,7 @@ struct Planned {
     ScheduleOptions Options;
     Options.MaxStreams = MaxStreams;
     Plan = planStreams(*FA, Cra, Options);
-    if (Plan.NumStreams > 1) {
+    if (Plan.NumStreams > 0) {
       Cra = runCra(*FA, Blocked, {}, &Plan.StreamOf);
       Plan.bindWaits(Cra);
     }
@@ -73,6 +73,48 @@ TEST(StreamPlan, WaitForOneChainLeavesTheOtherPending) {
   EXPECT_EQ(P.Plan.WaitStreams[0], std::vector<unsigned>{P.stream(0)});
   EXPECT_EQ(P.Plan.WaitStreams[1], std::vector<unsigned>{P.stream(1)});
   EXPECT_EQ(P.Cra.Waits[0].Covers, (std::vector<unsigned>{0, 2, 4}));
+}
+
+TEST(StreamPlan, HostWaitUsesAnEventWhenLaterWorkIsQueuedOnTheStream) {
+  Planned P(R"cu(float hm[16], ho[16], *d;
+cudaMalloc(&d, 64);
+fill<<<1, 16>>>(d, 1.0f);
+cudaMemcpy(hm, d, 64, cudaMemcpyDeviceToHost);
+fill<<<1, 16>>>(d, 2.0f);
+cudaMemcpy(ho, d, 64, cudaMemcpyDeviceToHost);
+hm[0] += 1.0f;
+ho[0] += 1.0f;)cu");
+  ASSERT_EQ(P.FA->ops().size(), 4u);
+  EXPECT_EQ(P.Plan.NumStreams, 1u);
+  ASSERT_EQ(P.Cra.Waits.size(), 2u);
+  // `hm[0] += 1` needs the first copy only: the host waits for an event
+  // recorded after it, and the second fill and copy stay pending.
+  EXPECT_EQ(P.Cra.Waits[0].Covers, std::vector<unsigned>{1});
+  EXPECT_EQ(P.Cra.Waits[0].PartialStreams, std::vector<unsigned>{0});
+  EXPECT_TRUE(P.Plan.WaitStreams[0].empty());
+  ASSERT_EQ(P.Plan.WaitEvents[0].size(), 1u);
+  const EventRecord &R = P.Plan.Records[P.Plan.WaitEvents[0][0]];
+  EXPECT_EQ(R.Op, 1u);
+  EXPECT_EQ(R.Stream, 0u);
+  EXPECT_GE(R.Event, P.Plan.NumEdgeEvents);
+  // `ho[0] += 1` needs the last op on the stream: the whole stream is
+  // synchronised and everything still pending on it is covered.
+  EXPECT_EQ(P.Plan.WaitStreams[1], std::vector<unsigned>{0});
+  EXPECT_TRUE(P.Plan.WaitEvents[1].empty());
+  EXPECT_EQ(P.Cra.Waits[1].Covers, (std::vector<unsigned>{0, 2, 3}));
+}
+
+TEST(StreamPlan, HostWaitEventsAreRecomputedWhenWaitsAreBoundAgain) {
+  Planned P(R"cu(float hm[16], ho[16], *d;
+cudaMalloc(&d, 64);
+cudaMemcpy(hm, d, 64, cudaMemcpyDeviceToHost);
+fill<<<1, 16>>>(d, 2.0f);
+hm[0] += 1.0f;)cu");
+  unsigned Events = P.Plan.NumEvents;
+  P.Plan.bindWaits(P.Cra);
+  P.Plan.bindWaits(P.Cra);
+  EXPECT_EQ(P.Plan.NumEvents, Events);
+  EXPECT_EQ(P.Plan.Records.size(), Events);
 }
 
 TEST(StreamPlan, BoundOfOneKeepsEverythingInProgramOrder) {

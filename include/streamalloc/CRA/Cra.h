@@ -47,7 +47,11 @@ enum class WaitCause {
 
 struct Wait {
   InsertionPoint Where;
-  std::vector<unsigned> Covers; ///< ops pending at that point (all are waited for)
+  std::vector<unsigned> Covers; ///< ops pending at that point that it waits for
+  /// Streams (of the plan) on which ops stay pending past this wait: later
+  /// work is queued there, so the wait is for the covered ops' events rather
+  /// than for the whole stream.
+  std::vector<unsigned> PartialStreams;
   /// The covered ops enqueued earlier in the same pass through the wait's
   /// block: the wait must follow them in the text. The others come from
   /// enclosing code or from earlier iterations of the loop around it.
@@ -87,8 +91,9 @@ struct CraResult {
 /// hold code this parse did not see; in another configuration that code may
 /// touch anything, so pending ops are waited for before the directive.
 /// \p StreamOf (per op id, from the stream plan): when given, a wait for a
-/// conflict synchronises only the streams of the conflicting ops; ops on
-/// other streams stay pending. Without it every wait covers all pending ops.
+/// conflict covers only the conflicting ops (and, on a stream where nothing
+/// else is pending, the whole stream); the other ops stay pending. Without
+/// it every wait covers all pending ops.
 CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
                  const std::vector<unsigned> &InactiveCode = {},
                  const std::vector<std::optional<unsigned>> *StreamOf = nullptr);

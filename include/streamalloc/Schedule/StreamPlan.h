@@ -74,9 +74,17 @@ struct StreamPlan {
   std::vector<Dependency> Edges;
   std::vector<EventRecord> Records; ///< indexed by event
   std::vector<EventWait> EventWaits;
+  /// Events ordering ops across streams (EventWaits use them); the records
+  /// after them serve host waits alone.
+  unsigned NumEdgeEvents = 0;
   std::vector<std::vector<unsigned>> WaitStreams; ///< per CRA wait: streams to synchronise
+  /// Per CRA wait: events to synchronise on, where later work is queued on
+  /// the covered ops' stream (the wait's PartialStreams).
+  std::vector<std::vector<unsigned>> WaitEvents;
 
-  /// Fills WaitStreams for \p Cra's waits (the streams of the ops each covers).
+  /// Fills WaitStreams and WaitEvents for \p Cra's waits: a stream whose
+  /// pending ops a wait covers entirely is synchronised; on a partial stream
+  /// the wait is for an event recorded after each covered op's statement.
   void bindWaits(const CraResult &Cra);
   void print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const;
   /// The dependency graph as a Graphviz subgraph (one cluster per function).
