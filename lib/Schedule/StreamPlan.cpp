@@ -5,6 +5,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -28,6 +29,31 @@ std::optional<ObjectId> conflictBetween(const GpuOp &A, const GpuOp &B) {
   if (std::optional<ObjectId> Obj = A.Effects.conflictWith(B.Effects))
     return Obj;
   return B.Effects.conflictWith(A.Effects);
+}
+
+/// The copy engine an op uses: host-to-device and device-to-host copies each
+/// have one, so two copies in one direction run one after the other anyway.
+enum class Engine { None, HostToDevice, DeviceToHost };
+
+Engine engineOf(const GpuOp &Op) {
+  if (Op.Kind != GpuOpKind::Copy)
+    return Engine::None;
+  const auto *Call = llvm::dyn_cast<clang::CallExpr>(Op.Call);
+  if (!Call)
+    return Engine::None;
+  for (const clang::Expr *Arg : Call->arguments()) {
+    if (const auto *Default = llvm::dyn_cast<clang::CXXDefaultArgExpr>(Arg))
+      Arg = Default->getExpr();
+    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Arg->IgnoreParenImpCasts());
+    if (!Ref || !llvm::isa<clang::EnumConstantDecl>(Ref->getDecl()))
+      continue;
+    llvm::StringRef Name = Ref->getDecl()->getName();
+    if (Name == "cudaMemcpyHostToDevice")
+      return Engine::HostToDevice;
+    if (Name == "cudaMemcpyDeviceToHost")
+      return Engine::DeviceToHost;
+  }
+  return Engine::None;
 }
 
 bool shareLoop(const Unit &A, const Unit &B) {
@@ -96,7 +122,15 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
     }
     if (!Chosen && !Preds[U].empty()) // bound hit: follow the latest predecessor
       Chosen = StreamOfUnit[*llvm::max_element(Preds[U])];
-    if (!Chosen) // bound hit, independent: the stream idle the longest
+    // Bound hit, independent: a copy goes behind a copy in the same direction
+    // (it would wait for that copy's engine anyway) rather than behind other
+    // work; otherwise the stream idle the longest.
+    Engine E = Chosen ? Engine::None : engineOf(FA.ops()[Units[U].Ops.front()]);
+    for (unsigned S = 0; E != Engine::None && S < Tail.size(); ++S)
+      if (engineOf(FA.ops()[Units[Tail[S]].Ops.back()]) == E &&
+          (!Chosen || LastUse[S] < LastUse[*Chosen]))
+        Chosen = S;
+    if (!Chosen)
       Chosen = llvm::min_element(LastUse) - LastUse.begin();
     StreamOfUnit[U] = *Chosen;
     Tail[*Chosen] = U;

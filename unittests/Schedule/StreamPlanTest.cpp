@@ -128,6 +128,27 @@ TEST(StreamPlan, BoundOfOneKeepsEverythingInProgramOrder) {
   EXPECT_EQ(P.Cra.Waits[0].Covers, (std::vector<unsigned>{0, 1, 2, 3, 4}));
 }
 
+TEST(StreamPlan, BoundHitPutsACopyBehindACopyInTheSameDirection) {
+  // Two streams: the upload of a (and its second upload) on one, the
+  // kernel on b on the other. The independent upload of c goes behind the
+  // uploads (the host-to-device engine serialises them anyway), not behind
+  // the kernel on the stream idle the longest.
+  Planned P(R"cu(float ha[16], hc[16], *da, *db, *dc;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+cudaMalloc(&dc, 64);
+cudaMemcpy(da, ha, 64, cudaMemcpyHostToDevice);
+fill<<<1, 16>>>(db, 1.0f);
+cudaMemcpy(da, ha, 64, cudaMemcpyHostToDevice);
+cudaMemcpy(dc, hc, 64, cudaMemcpyHostToDevice);)cu",
+            2);
+  ASSERT_EQ(P.FA->ops().size(), 4u);
+  EXPECT_EQ(P.Plan.NumStreams, 2u);
+  EXPECT_NE(P.stream(0), P.stream(1));
+  EXPECT_EQ(P.stream(2), P.stream(0));
+  EXPECT_EQ(P.stream(3), P.stream(0));
+}
+
 TEST(StreamPlan, JoinRecordsAnEventAfterTheOtherProducer) {
   Planned P(R"cu(float ha[16], hb[16], hc[16], *da, *db, *dc;
 cudaMalloc(&da, 64);

@@ -9,7 +9,9 @@
 // Assignment walks the ops in program order: an op that depends on the op
 // last put on some stream continues that stream (a chain needs no event);
 // an op without predecessors starts a new stream while fewer than
-// MaxStreams are in use, and otherwise reuses the stream idle the longest.
+// MaxStreams are in use, and otherwise reuses a stream: a copy goes behind a
+// copy in the same direction (one copy engine per direction serialises
+// them anyway), anything else behind the stream idle the longest.
 // Every edge between different streams becomes an event: recorded on the
 // producer's stream right after the statement that enqueues it, waited for
 // on the consumer's stream right before the consumer's statement.
