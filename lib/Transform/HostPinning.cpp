@@ -196,22 +196,29 @@ private:
       return checkSource(BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS());
     if (const auto *CO = dyn_cast<ConditionalOperator>(E))
       return checkSource(CO->getTrueExpr()) && checkSource(CO->getFalseExpr());
+    // `&p[i]`: a pointer into what p holds.
+    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+      if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens());
+          Sub && Sub->getBase()->getType()->isPointerType())
+        return checkSource(Sub->getBase());
     if (isa<CallExpr, CXXNewExpr>(E))
       return addSite(E);
     return fail("it may also hold a pointer from the expression on line " +
                 std::to_string(lineOf(E)));
   }
 
+  /// The one parent of \p E (none when it has several, e.g. in a template).
+  DynTypedNode parentOf(const Expr *E) const {
+    auto Parents = Ctx.getParents(*E);
+    return Parents.size() == 1 ? Parents[0] : DynTypedNode();
+  }
+
   /// One mention of a holder variable.
   bool checkUse(const FunctionDecl *Fn, const DeclRefExpr *Use) {
     bool InHome = Fn == &Home;
     std::string Name = cast<VarDecl>(Use->getDecl())->getNameAsString();
-    auto ParentOf = [&](const Expr *E) -> DynTypedNode {
-      auto Parents = Ctx.getParents(*E);
-      return Parents.size() == 1 ? Parents[0] : DynTypedNode();
-    };
     // The variable itself: read (below), assigned, moved within the object.
-    DynTypedNode P = ParentOf(Use);
+    DynTypedNode P = parentOf(Use);
     if (const auto *BO = P.get<BinaryOperator>(); BO && BO->getLHS()->IgnoreParens() == Use) {
       if (BO->getOpcode() == BO_Assign)
         return !InHome || checkSource(BO->getRHS());
@@ -226,12 +233,16 @@ private:
     if (!Read || Read->getCastKind() != CK_LValueToRValue)
       return fail("the address of `" + Name + "` is taken or it is bound to a reference (line " +
                   std::to_string(lineOf(Use)) + ")");
+    return traceValue(Read, Fn, /*Offset=*/false);
+  }
 
-    // Its value, and pointers derived from it, up to where they are used.
-    const Expr *Val = Read;
-    bool Offset = false; // Val may point past the start of the allocation
+  /// A pointer value into the buffer (\p Offset: it may point past the
+  /// start of the allocation), and the pointers derived from it, followed
+  /// up to where they are used.
+  bool traceValue(const Expr *Val, const FunctionDecl *Fn, bool Offset) {
+    bool InHome = Fn == &Home;
     while (true) {
-      DynTypedNode Node = ParentOf(Val);
+      DynTypedNode Node = parentOf(Val);
       unsigned Line = lineOf(Val);
       auto Here = " (line " + std::to_string(Line) + ")";
       if (const auto *E = Node.get<Expr>()) {
@@ -311,27 +322,8 @@ private:
     auto Parents = Ctx.getParents(*Element);
     if (Parents.size() == 1)
       if (const auto *UO = Parents[0].get<UnaryOperator>(); UO && UO->getOpcode() == UO_AddrOf)
-        return derivedPointer(UO, Fn);
+        return traceValue(UO, Fn, /*Offset=*/true);
     return true;
-  }
-
-  /// A pointer made from an element's address: traced like a holder's value.
-  bool derivedPointer(const Expr *Ptr, const FunctionDecl *Fn) {
-    // Reuse checkUse's walk by faking nothing: trace its parents directly.
-    auto Parents = Ctx.getParents(*Ptr);
-    if (Parents.size() != 1)
-      return fail("a pointer into it is used in several places");
-    if (const auto *Call = Parents[0].get<CallExpr>())
-      return passedToCall(Call, Ptr, Fn, true, " (line " + std::to_string(lineOf(Ptr)) + ")");
-    if (const auto *Cast = Parents[0].get<ImplicitCastExpr>()) {
-      auto Up = Ctx.getParents(*Cast);
-      if (Up.size() == 1)
-        if (const auto *Call = Up[0].get<CallExpr>())
-          return passedToCall(Call, Cast, Fn, true, " (line " + std::to_string(lineOf(Ptr)) + ")");
-    }
-    return fail("the address of an element is used in a way the pinning analysis does not "
-                "follow (line " +
-                std::to_string(lineOf(Ptr)) + ")");
   }
 
   bool passedToCall(const CallExpr *Call, const Expr *Val, const FunctionDecl *Fn, bool Offset,

@@ -68,6 +68,30 @@ TEST(HostPinning, BufferPassedToCodeWithoutBodyStaysPageable) {
   EXPECT_NE(D[0].Why.find("`sink`"), std::string::npos) << D[0].Why;
 }
 
+TEST(HostPinning, ElementAddressHeldInALocalIsFollowedLikeTheBuffer) {
+  // `&h[16]` kept in a local and copied from: traced like any holder.
+  auto D = pin(R"cu(void run(float *d) {
+  float *h = (float *)malloc(1 << 26);
+  float *tail = &h[16];
+  cudaMemcpy(d, tail, 1 << 25, cudaMemcpyHostToDevice);
+  free(h);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_NE(D[0].Action, PinAction::Pageable) << D[0].Why;
+}
+
+TEST(HostPinning, ElementAddressStoredInAGlobalStaysPageable) {
+  auto D = pin(R"cu(void run(float *d) {
+  float *h = (float *)malloc(1 << 26);
+  cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+  g = &h[16];
+  free(h);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Pageable);
+  EXPECT_NE(D[0].Why.find("`g`"), std::string::npos) << D[0].Why;
+}
+
 TEST(HostPinning, VariableThatAlsoHoldsAnotherPointerStaysPageable) {
   auto D = pin(R"cu(void run(float *d, float *other, int c) {
   float *h = (float *)malloc(1 << 26);
