@@ -443,6 +443,11 @@ std::vector<SyncDecision> decideRedundantSyncs(const std::vector<ExplicitSync> &
       continue;
     }
     D.Redundant = true;
+    D.Short = !Counted ? "no wait of the tool relies on it"
+              : Pending.empty()
+                  ? "no GPU op is pending here"
+                  : "the tool's own waits cover the " + std::to_string(Pending.size()) + " op" +
+                        (Pending.size() > 1 ? "s" : "") + " pending here";
     if (!Counted)
       D.Reason = "no wait of the tool relies on it (it is not a statement of its own that always "
                  "runs)";

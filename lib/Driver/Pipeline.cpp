@@ -372,7 +372,8 @@ private:
       R.Dropped = D.Drop && Options.DropRedundantSyncs && FileBlockers.empty();
       if (R.Dropped)
         Rewriter.dropStatement(S.Begin, S.End,
-                               "removed a redundant " + S.Callee + "(): " + D.Reason);
+                               "removed a redundant " + S.Callee + "() (" + D.Short +
+                                   "; see the report)");
       Result.Report.Syncs.push_back(std::move(R));
     }
 

@@ -79,6 +79,8 @@ struct SyncDecision {
   unsigned PendingOps = 0; ///< ops pending at it (after the earlier drops)
   /// Why it is (or is not) redundant, e.g. "no GPU op is pending here".
   std::string Reason;
+  std::string
+      Short; ///< when redundant: the reason in a few words (for the comment left in its place)
 };
 
 /// Runs the analysis with the given device-sync calls ignored.
