@@ -184,16 +184,22 @@ private:
                                      "in a block";
     if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(Parent)) {
       const Expr *Cond = nullptr;
+      const Stmt *LoopBody = nullptr;
       if (const auto *For = dyn_cast<ForStmt>(Parent))
-        Cond = For->getCond();
+        Cond = For->getCond(), LoopBody = For->getBody();
       else if (const auto *While = dyn_cast<WhileStmt>(Parent))
-        Cond = While->getCond();
+        Cond = While->getCond(), LoopBody = While->getBody();
       else if (const auto *Do = dyn_cast<DoStmt>(Parent))
-        Cond = Do->getCond();
+        Cond = Do->getCond(), LoopBody = Do->getBody();
       else if (const auto *Switch = dyn_cast<SwitchStmt>(Parent))
-        Cond = Switch->getCond();
-      return IsCond(Cond) ? "its result is checked in a condition"
-                          : "it is the whole body of a loop or switch, not a statement in a block";
+        Cond = Switch->getCond(), LoopBody = Switch->getBody();
+      else
+        LoopBody = cast<CXXForRangeStmt>(Parent)->getBody();
+      if (IsCond(Cond))
+        return "its result is checked in a condition";
+      return LoopBody == Node
+                 ? "it is the whole body of a loop or switch, not a statement in a block"
+                 : "it is part of a loop header";
     }
     if (isa<LabelStmt, SwitchCase, AttributedStmt>(Parent))
       return "it carries a label";
