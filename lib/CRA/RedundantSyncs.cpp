@@ -73,7 +73,7 @@ private:
   ParentMap PM;
   std::vector<const CallExpr *> SyncCalls;
   std::vector<UntrackedWork> Sites; ///< Repeats unset; decided per sync
-  bool HasGoto = false;
+  bool HasGoto = false;             ///< a backward or computed goto
 
   unsigned offsetOf(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
   unsigned lineOf(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
@@ -86,8 +86,14 @@ private:
   void visit(const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
       return;
-    if (isa<GotoStmt, IndirectGotoStmt>(S))
+    // A jump back lets work enqueued after a sync reach it: every site may
+    // precede every sync. (A forward goto adds no such path.)
+    if (isa<IndirectGotoStmt>(S))
       HasGoto = true;
+    if (const auto *Goto = dyn_cast<GotoStmt>(S))
+      if (!Goto->getLabel()->getStmt() ||
+          offsetOf(Goto->getLabel()->getStmt()->getBeginLoc()) <= offsetOf(Goto->getBeginLoc()))
+        HasGoto = true;
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       if (deviceSyncApi(Call))
         SyncCalls.push_back(Call);
@@ -115,13 +121,39 @@ private:
            std::string::npos;
   }
 
+  /// A synchronous copy to host memory returns only once it has completed
+  /// (any other copy, a fill or a launch may still be running after it).
+  static bool completesOnReturn(const GpuOp &Op) {
+    if (Op.Kind != GpuOpKind::Copy)
+      return false;
+    const auto *Call = dyn_cast<CallExpr>(Op.Call);
+    if (!Call)
+      return false;
+    bool ToHost = false, Other = false;
+    for (const Expr *Arg : Call->arguments()) {
+      if (isa<CXXDefaultArgExpr>(Arg)) {
+        ToHost |= Op.Callee == "cudaMemcpyFromSymbol"; // its default kind
+        continue;
+      }
+      const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+      const auto *Kind = Ref ? dyn_cast<EnumConstantDecl>(Ref->getDecl()) : nullptr;
+      if (!Kind || !Kind->getName().starts_with("cudaMemcpy"))
+        continue;
+      if (Kind->getName() == "cudaMemcpyDeviceToHost")
+        ToHost = true;
+      else
+        Other = true;
+    }
+    return ToHost && !Other;
+  }
+
   /// Why \p Call may leave GPU work the analysis does not track running on
   /// the legacy default stream, if it may.
   std::optional<std::string> untrackedCall(const CallExpr *Call) const {
     std::string At = " on line " + std::to_string(lineOf(Call->getBeginLoc()));
     for (const GpuOp &Op : FA.ops())
       if (Op.Call == Call) {
-        if (Cra.Ops[Op.Id].Async)
+        if (Cra.Ops[Op.Id].Async || completesOnReturn(Op))
           return std::nullopt;
         return (Op.Kind == GpuOpKind::Launch ? "kernel `" + Op.Callee + "`" : Op.Callee) + At +
                " stays on the legacy default stream, where the tool does not track it";
