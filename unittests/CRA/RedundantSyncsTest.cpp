@@ -199,4 +199,45 @@ TEST(RedundantSyncs, SyncOutsideMainMayCompleteItsCallersWork) {
   EXPECT_NE(T.Decisions[0].Reason.find("callers"), std::string::npos);
 }
 
+TEST(RedundantSyncs, BackwardGotoLetsLaterUntrackedWorkReachAnEarlierSync) {
+  SyncRun T(R"cu(float *m;
+cudaMallocManaged(&m, 64);
+again:
+cudaDeviceSynchronize();
+printf("%f\n", m[0]);
+if (argc > 1) fill<<<1, 16>>>(m, 1.0f);
+if (argc > 2) goto again;)cu");
+  ASSERT_EQ(T.Syncs.size(), 1u);
+  EXPECT_FALSE(T.Decisions[0].Redundant);
+}
+
+TEST(RedundantSyncs, ForwardGotoAddsNoPathBackToASync) {
+  SyncRun T(R"cu(float *m;
+cudaMallocManaged(&m, 64);
+cudaDeviceSynchronize();
+printf("%f\n", m[0]);
+if (argc > 1) fill<<<1, 16>>>(m, 1.0f);
+if (argc > 2) goto out;
+printf("more\n");
+out:
+printf("%f\n", m[1]);)cu");
+  ASSERT_EQ(T.Syncs.size(), 1u);
+  EXPECT_TRUE(T.Decisions[0].Redundant);
+}
+
+TEST(RedundantSyncs, SynchronousCopyToTheHostIsCompleteOnReturn) {
+  SyncRun T(R"cu(float h[16], *d;
+cudaMalloc(&d, sizeof h);
+if (argc > 1) cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+cudaDeviceSynchronize();
+if (argc > 2) cudaMemcpy(d, h, sizeof h, cudaMemcpyDeviceToDevice);
+cudaDeviceSynchronize();
+printf("%f\n", h[0]);)cu");
+  ASSERT_EQ(T.Syncs.size(), 2u);
+  EXPECT_FALSE(T.Cra.Ops[0].Async);
+  EXPECT_TRUE(T.Decisions[0].Redundant);
+  EXPECT_FALSE(T.Decisions[1].Redundant);
+  EXPECT_NE(T.Decisions[1].Reason.find("cudaMemcpy on line"), std::string::npos);
+}
+
 } // namespace
