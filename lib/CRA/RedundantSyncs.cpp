@@ -246,6 +246,41 @@ private:
            SM.getExpansionRange(S->getEndLoc()).getEnd() == Inv.getEnd();
   }
 
+  /// For a condition that tests an error code given by \p UsesResult:
+  /// whether it is true on an error (`e != cudaSuccess`, `e`) or on success
+  /// (`e == cudaSuccess`, `!e`); nullopt for anything else.
+  static std::optional<bool> errorTest(const Expr *Cond,
+                                       const std::function<bool(const Stmt *)> &UsesResult) {
+    if (!Cond)
+      return std::nullopt;
+    Cond = Cond->IgnoreParenImpCasts();
+    auto IsSuccess = [](const Expr *E) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+        return Ref->getDecl()->getName() == "cudaSuccess";
+      if (const auto *Lit = dyn_cast<IntegerLiteral>(E))
+        return Lit->getValue() == 0;
+      return false;
+    };
+    if (const auto *BO = dyn_cast<BinaryOperator>(Cond);
+        BO && (BO->getOpcode() == BO_NE || BO->getOpcode() == BO_EQ)) {
+      const Expr *Other = IsSuccess(BO->getRHS())   ? BO->getLHS()
+                          : IsSuccess(BO->getLHS()) ? BO->getRHS()
+                                                    : nullptr;
+      if (!Other || !UsesResult(Other))
+        return std::nullopt;
+      return BO->getOpcode() == BO_NE;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(Cond); UO && UO->getOpcode() == UO_LNot) {
+      std::optional<bool> Inner = errorTest(UO->getSubExpr(), UsesResult);
+      return Inner ? std::optional<bool>(!*Inner) : std::nullopt;
+    }
+    const auto *Call = dyn_cast<CallExpr>(Cond);
+    if ((isa<DeclRefExpr>(Cond) || (Call && deviceSyncApi(Call))) && UsesResult(Cond))
+      return true;
+    return std::nullopt;
+  }
+
   /// Whether the code of \p Top (a macro's expansion) other than \p Call
   /// only checks Call's result: its conditions test the result (or a variable
   /// holding it), what runs unconditionally are queries that touch nothing
@@ -274,17 +309,17 @@ private:
           }
         return true;
       }
-      if (const auto *If = dyn_cast<IfStmt>(S))
-        return !If->getInit() && !If->getConditionVariable() && UsesResult(If->getCond()) &&
-               Ok(If->getCond());
-      if (const auto *CO = dyn_cast<ConditionalOperator>(S))
-        return UsesResult(CO->getCond()) && Ok(CO->getCond());
-      if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-        if (BO->isLogicalOp())
-          return UsesResult(BO->getLHS()) && Ok(BO->getLHS());
-        if (BO->isAssignmentOp() || BO->isCompoundAssignmentOp())
+      if (const auto *If = dyn_cast<IfStmt>(S)) {
+        // The branch taken on an error may do anything (print, exit); the
+        // one taken on success must only check too.
+        std::optional<bool> ThenOnError = errorTest(If->getCond(), UsesResult);
+        if (If->getInit() || If->getConditionVariable() || !ThenOnError || !Ok(If->getCond()))
           return false;
+        return Ok(*ThenOnError ? If->getElse() : If->getThen());
       }
+      if (const auto *BO = dyn_cast<BinaryOperator>(S);
+          BO && (BO->isAssignmentOp() || BO->isCompoundAssignmentOp()))
+        return false;
       if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp())
         return false;
       if (const auto *C = dyn_cast<CallExpr>(S)) {

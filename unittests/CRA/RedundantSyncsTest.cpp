@@ -240,4 +240,32 @@ printf("%f\n", h[0]);)cu");
   EXPECT_NE(T.Decisions[1].Reason.find("cudaMemcpy on line"), std::string::npos);
 }
 
+TEST(RedundantSyncs, MacroThatWorksOnSuccessIsKept) {
+  SyncRun T(R"cu(float *d;
+cudaMalloc(&d, 64);
+COUNT_OK(cudaDeviceSynchronize());
+fill<<<1, 16>>>(d, 1.0f);
+printf("%d\n", g_ok);)cu",
+            R"cu(int g_ok;
+#define COUNT_OK(call) do { if ((call) == cudaSuccess) { ++g_ok; } else { exit(1); } } while (0)
+)cu");
+  ASSERT_EQ(T.Syncs.size(), 1u);
+  EXPECT_FALSE(T.Syncs[0].Removable);
+  EXPECT_TRUE(T.Decisions[0].Redundant);
+  EXPECT_FALSE(T.Decisions[0].Drop);
+}
+
+TEST(RedundantSyncs, MacroThatTestsForSuccessAndFailsOtherwiseIsRemovable) {
+  SyncRun T(
+      R"cu(float *d;
+cudaMalloc(&d, 64);
+MUST(cudaDeviceSynchronize());
+fill<<<1, 16>>>(d, 1.0f);)cu",
+      R"cu(#define MUST(call) do { cudaError_t e_ = (call); if (!(e_ == cudaSuccess)) { fprintf(stderr, "%s\n", cudaGetErrorString(e_)); abort(); } } while (0)
+)cu");
+  ASSERT_EQ(T.Syncs.size(), 1u);
+  EXPECT_TRUE(T.Syncs[0].Removable) << T.Syncs[0].WhyKept;
+  EXPECT_TRUE(T.Decisions[0].Drop);
+}
+
 } // namespace
