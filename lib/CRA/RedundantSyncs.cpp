@@ -28,12 +28,15 @@ namespace {
 
 /// The device-sync API a call names (cudaDeviceSynchronize,
 /// cudaThreadSynchronize), if it is one.
-const ApiFunction *deviceSyncApi(const CallExpr *Call) {
-  const FunctionDecl *F = Call->getDirectCallee();
+const ApiFunction *deviceSyncApi(const FunctionDecl *F) {
   if (!F || !F->getIdentifier() || !F->getDeclContext()->getRedeclContext()->isTranslationUnit())
     return nullptr;
   const ApiFunction *Api = lookupApi(F->getName());
   return Api && Api->Kind == ApiKind::DeviceSync ? Api : nullptr;
+}
+
+const ApiFunction *deviceSyncApi(const CallExpr *Call) {
+  return deviceSyncApi(Call->getDirectCallee());
 }
 
 class SyncFinder {
@@ -72,8 +75,10 @@ private:
   const Stmt *Body;
   ParentMap PM;
   std::vector<const CallExpr *> SyncCalls;
-  std::vector<UntrackedWork> Sites; ///< Repeats unset; decided per sync
-  bool HasGoto = false;             ///< a backward or computed goto
+  std::vector<UntrackedWork> Sites; ///< Repeats: may run at any time (in a lambda, passed)
+  llvm::SmallPtrSet<const DeclRefExpr *, 16> DirectCallees;
+  unsigned InLambda = 0; ///< depth of lambda bodies around the statement visited
+  bool HasGoto = false;  ///< a backward or computed goto
 
   unsigned offsetOf(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
   unsigned lineOf(SourceLocation L) const { return SM.getExpansionLineNumber(L); }
@@ -84,8 +89,18 @@ private:
   llvm::StringRef buffer() const { return SM.getBufferData(SM.getMainFileID()); }
 
   void visit(const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S))
+    if (!S)
       return;
+    // A lambda's body runs whenever it is called, maybe on another thread:
+    // its GPU work may reach any sync. Its own syncs are not this function's.
+    if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+      ++InLambda;
+      for (const Expr *Init : L->capture_inits())
+        visit(Init);
+      visit(L->getBody());
+      --InLambda;
+      return;
+    }
     // A jump back lets work enqueued after a sync reach it: every site may
     // precede every sync. (A forward goto adds no such path.)
     if (isa<IndirectGotoStmt>(S))
@@ -95,16 +110,36 @@ private:
           offsetOf(Goto->getLabel()->getStmt()->getBeginLoc()) <= offsetOf(Goto->getBeginLoc()))
         HasGoto = true;
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      if (deviceSyncApi(Call))
-        SyncCalls.push_back(Call);
-      else if (std::optional<std::string> Why = untrackedCall(Call))
-        Sites.push_back({offsetOf(Call->getBeginLoc()), false, *Why});
+      if (const auto *Callee = dyn_cast_or_null<DeclRefExpr>(
+              Call->getCallee() ? Call->getCallee()->IgnoreParenImpCasts() : nullptr))
+        DirectCallees.insert(Callee);
+      if (deviceSyncApi(Call)) {
+        if (!InLambda)
+          SyncCalls.push_back(Call);
+      } else if (std::optional<std::string> Why = untrackedCall(Call)) {
+        Sites.push_back({offsetOf(Call->getBeginLoc()), InLambda > 0, *Why});
+      }
+    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+      // A function passed as a value (to std::thread, a callback) may run at
+      // any time, maybe on another thread.
+      const auto *F = dyn_cast<FunctionDecl>(Ref->getDecl());
+      const FunctionDecl *Def = nullptr;
+      if (F && !DirectCallees.count(Ref) && !deviceSyncApi(F)) {
+        bool Library =
+            F->isInStdNamespace() || (SM.isInSystemHeader(F->getLocation()) && !cudaLibrary(F, SM));
+        bool Gpu = F->hasBody(Def) && Def ? Device.get(Def).PerformsGpuOps : !Library;
+        if (Gpu)
+          Sites.push_back({offsetOf(Ref->getBeginLoc()), true,
+                           "`" + F->getNameAsString() + "`, passed as a function on line " +
+                               std::to_string(lineOf(Ref->getBeginLoc())) +
+                               ", may enqueue GPU work at any time"});
+      }
     } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
       const FunctionDecl *Def = nullptr;
       const CXXConstructorDecl *Ctor = Construct->getConstructor();
       if (Ctor && Ctor->hasBody(Def) && Def && !SM.isInSystemHeader(Def->getLocation()) &&
           Device.get(Def).PerformsGpuOps)
-        Sites.push_back({offsetOf(Construct->getBeginLoc()), false,
+        Sites.push_back({offsetOf(Construct->getBeginLoc()), InLambda > 0,
                          "the constructor of `" + Ctor->getParent()->getNameAsString() +
                              "` on line " + std::to_string(lineOf(Construct->getBeginLoc())) +
                              " enqueues GPU work"});
@@ -437,7 +472,7 @@ private:
     for (const UntrackedWork &W : Sites) {
       bool InLoop = llvm::any_of(
           Loops, [&](auto Range) { return Range.first <= W.Offset && W.Offset < Range.second; });
-      if (InLoop || HasGoto)
+      if (W.Repeats || InLoop || HasGoto)
         Out.push_back({W.Offset, true, W.Why});
       else if (W.Offset < S.Offset)
         Out.push_back(W);

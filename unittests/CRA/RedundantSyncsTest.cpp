@@ -268,4 +268,33 @@ fill<<<1, 16>>>(d, 1.0f);)cu",
   EXPECT_TRUE(T.Decisions[0].Drop);
 }
 
+TEST(RedundantSyncs, GpuWorkInALambdaMayReachAnySync) {
+  SyncRun T(R"cu(float *m;
+cudaMallocManaged(&m, 64);
+auto launch = [&] { fill<<<1, 16>>>(m, 1.0f); };
+cudaDeviceSynchronize();
+launch();
+cudaDeviceSynchronize();
+printf("%f\n", m[0]);)cu");
+  ASSERT_EQ(T.Syncs.size(), 2u);
+  EXPECT_FALSE(T.Decisions[0].Redundant);
+  EXPECT_FALSE(T.Decisions[1].Redundant);
+}
+
+TEST(RedundantSyncs, FunctionPassedToAThreadMayEnqueueWorkAtAnyTime) {
+  SyncRun T(R"cu(float *m;
+cudaMallocManaged(&m, 64);
+std::thread t(worker, m);
+t.join();
+cudaDeviceSynchronize();
+printf("%f\n", m[0]);)cu",
+            R"cu(#include <thread>
+void worker(float *m) { fill<<<1, 16>>>(m, 1.0f); }
+)cu");
+  ASSERT_EQ(T.Syncs.size(), 1u);
+  EXPECT_FALSE(T.Decisions[0].Redundant);
+  EXPECT_NE(T.Decisions[0].Reason.find("`worker`, passed as a function"), std::string::npos)
+      << T.Decisions[0].Reason;
+}
+
 } // namespace
