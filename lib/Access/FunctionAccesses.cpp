@@ -436,6 +436,8 @@ void AccessWalker::visitApiCall(const CallSite &C, const ApiFunction &Api) {
   switch (Api.Kind) {
   case ApiKind::DeviceSync:
     Out.SyncsDevice |= Conditional == 0;
+    if (Conditional == 0)
+      Out.SyncCalls.push_back(C.Site);
     Out.MaySync = true;
     break;
   case ApiKind::OtherSync:

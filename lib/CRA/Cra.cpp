@@ -107,9 +107,10 @@ class CraWalker {
 public:
   CraWalker(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
             const std::vector<unsigned> &InactiveCode,
-            const std::vector<std::optional<unsigned>> *StreamOf)
+            const std::vector<std::optional<unsigned>> *StreamOf,
+            llvm::ArrayRef<const Expr *> IgnoredSyncs)
       : FA(FA), Blocked(Blocked), InactiveCode(InactiveCode), StreamOf(StreamOf),
-        SM(FA.function().getASTContext().getSourceManager()) {
+        IgnoredSyncs(IgnoredSyncs), SM(FA.function().getASTContext().getSourceManager()) {
     R.Ops.resize(FA.ops().size());
     for (const GpuOp &Op : FA.ops())
       R.Ops[Op.Id].WhySync =
@@ -138,7 +139,21 @@ private:
   const std::vector<std::string> &Blocked;
   const std::vector<unsigned> &InactiveCode;
   const std::vector<std::optional<unsigned>> *StreamOf;
+  llvm::ArrayRef<const Expr *> IgnoredSyncs;
   const SourceManager &SM;
+
+  /// Whether \p S completes all device work: one of its unconditional
+  /// device-sync calls is not ignored. Records the sync point.
+  bool syncsDevice(const Stmt *S, const StmtAccesses &A, const std::vector<unsigned> &Pending) {
+    std::vector<const Expr *> Calls;
+    for (const Expr *Call : A.SyncCalls)
+      if (!llvm::is_contained(IgnoredSyncs, Call))
+        Calls.push_back(Call);
+    if (!A.SyncsDevice || Calls.empty())
+      return false;
+    R.Syncs.push_back({S, std::move(Calls), lineOf(S->getBeginLoc()), Pending});
+    return true;
+  }
   /// Loops around the statement being analysed, innermost last.
   std::vector<const Stmt *> LoopStack;
 
@@ -511,7 +526,8 @@ private:
         }
         // `CHECK(cudaDeviceSynchronize())`: the body of a do-while(0) without
         // jumps runs exactly once, so a device sync at its top level runs.
-        if (A.SyncsDevice && isa<DoStmt>(S) && runsAtMostOnce(S) && !containsJumps(S)) {
+        if (A.SyncsDevice && isa<DoStmt>(S) && runsAtMostOnce(S) && !containsJumps(S) &&
+            syncsDevice(S, A, All())) {
           Local.clear();
           Inherited.clear();
         }
@@ -552,7 +568,7 @@ private:
 
       if (A.ResetsDevice || (IsMain && isa<ReturnStmt>(S)))
         R.Releases.push_back({InsertionPoint::BeforeStmt, S});
-      if (A.SyncsDevice) {
+      if (syncsDevice(S, A, All())) {
         Local.clear();
         Inherited.clear();
       }
@@ -584,8 +600,9 @@ private:
 
 CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
                  const std::vector<unsigned> &InactiveCode,
-                 const std::vector<std::optional<unsigned>> *StreamOf) {
-  return CraWalker(FA, Blocked, InactiveCode, StreamOf).run();
+                 const std::vector<std::optional<unsigned>> *StreamOf,
+                 llvm::ArrayRef<const Expr *> IgnoredSyncs) {
+  return CraWalker(FA, Blocked, InactiveCode, StreamOf, IgnoredSyncs).run();
 }
 
 namespace {

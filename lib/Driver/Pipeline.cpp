@@ -3,6 +3,7 @@
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/CRA/Cra.h"
+#include "streamalloc/CRA/RedundantSyncs.h"
 #include "streamalloc/Driver/CompileCommands.h"
 #include "streamalloc/Model/ApiModel.h"
 #include "streamalloc/Transform/FileRewriter.h"
@@ -325,13 +326,33 @@ private:
     // ops stay synchronous and everything is planned again.
     CraResult Cra;
     StreamPlan Plan;
+    // The program's own device syncs: each is decided by running the analysis
+    // again without it (RedundantSyncs.h); the output uses the run with the
+    // dropped ones ignored, so the tool's own waits cover their ops.
+    std::vector<ExplicitSync> Syncs;
+    std::vector<SyncDecision> SyncDecisions;
     while (true) {
-      Cra = runCra(FA, Blocked, InactiveIfs);
-      Plan = planStreams(FA, Cra, Options.Schedule);
-      if (Plan.NumStreams > 0) {
-        Cra = runCra(FA, Blocked, InactiveIfs, &Plan.StreamOf);
-        Plan.bindWaits(Cra);
+      auto Analyse = [&](llvm::ArrayRef<const Expr *> Ignored, StreamPlan &P) {
+        CraResult C = runCra(FA, Blocked, InactiveIfs, nullptr, Ignored);
+        P = planStreams(FA, C, Options.Schedule);
+        if (P.NumStreams > 0) {
+          C = runCra(FA, Blocked, InactiveIfs, &P.StreamOf, Ignored);
+          P.bindWaits(C);
+        }
+        return C;
+      };
+      std::vector<const Expr *> Dropped;
+      if (FileBlockers.empty()) {
+        Cra = Analyse({}, Plan);
+        Syncs = findExplicitSyncs(FA, Device, Cra);
+        SyncDecisions = decideRedundantSyncs(Syncs, FA, [&](llvm::ArrayRef<const Expr *> Ignored) {
+          StreamPlan Unused;
+          return Analyse(Ignored, Unused);
+        });
+        if (Options.DropRedundantSyncs)
+          Dropped = droppedSyncCalls(Syncs, SyncDecisions);
       }
+      Cra = Analyse(Dropped, Plan);
       std::vector<unsigned> Misplaced = Rewriter.misplacedWaits(FA, Cra);
       if (Misplaced.empty())
         break;
@@ -342,6 +363,18 @@ private:
     if (FileBlockers.empty()) {
       Rewriter.addFunction(FA, Cra, Plan);
       Rewriter.addPinning(Pins);
+    }
+    for (unsigned I = 0; I < Syncs.size(); ++I) {
+      const ExplicitSync &S = Syncs[I];
+      const SyncDecision &D = SyncDecisions[I];
+      SyncReport R{FA.name(),   S.Line, S.Callee,     D.Redundant,
+                   S.Removable, false,  D.PendingOps, D.Reason};
+      R.Dropped = D.Drop && Options.DropRedundantSyncs && FileBlockers.empty();
+      if (R.Dropped)
+        Rewriter.dropStatement(S.Begin, S.End,
+                               "removed a redundant " + S.Callee + "() (" + D.Short +
+                                   "; see the report)");
+      Result.Report.Syncs.push_back(std::move(R));
     }
 
     if (dumps(DumpStage::Accesses))

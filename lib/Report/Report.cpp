@@ -10,6 +10,33 @@ namespace {
 constexpr const char *AsyncErrorNote =
     "note: an error raised by an asynchronous op is now reported by the next wait or CUDA call "
     "rather than by the op itself";
+constexpr const char *KeptSyncNote =
+    "note: --drop-redundant-syncs is off by default: removing a sync changes what timing code "
+    "around it measures (e.g. `cudaDeviceSynchronize(); t1 = now();`)";
+constexpr const char *DroppedSyncNote =
+    "note: redundant syncs were removed (--drop-redundant-syncs): timing code around them "
+    "(e.g. `cudaDeviceSynchronize(); t1 = now();`) no longer waits for the GPU";
+
+/// The note on redundant syncs, once for all files (null when none is redundant).
+const char *syncNote(const std::vector<FileReport> &Files) {
+  bool Any = false, Dropped = false;
+  for (const FileReport &F : Files)
+    for (const SyncReport &S : F.Syncs) {
+      Any |= S.Redundant;
+      Dropped |= S.Dropped;
+    }
+  return Dropped ? DroppedSyncNote : Any ? KeptSyncNote : nullptr;
+}
+
+std::string syncStatus(const SyncReport &S) {
+  if (S.Dropped)
+    return "redundant, removed";
+  if (S.Redundant && S.Removable)
+    return "redundant (--drop-redundant-syncs removes it)";
+  if (S.Redundant)
+    return "redundant";
+  return "needed";
+}
 } // namespace
 
 void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files) {
@@ -44,15 +71,29 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     for (const PinReport &B : F.Buffers)
       OS << "  " << F.File << ":" << B.Line << ": host buffer `" << B.Buffer << "`: " << B.Action
          << ": " << B.Reason << "\n";
+    for (const SyncReport &S : F.Syncs)
+      OS << "  " << F.File << ":" << S.Line << ": " << S.Callee << "(): " << syncStatus(S) << ": "
+         << S.Reason << "\n";
   }
   if (AnyAsync)
     OS << AsyncErrorNote << "\n";
+  if (const char *Note = syncNote(Files))
+    OS << Note << "\n";
 }
 
 void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files) {
   llvm::json::Array JFiles;
   for (const FileReport &F : Files) {
-    llvm::json::Array Ops, Waits, Blockers, Buffers;
+    llvm::json::Array Ops, Waits, Blockers, Buffers, Syncs;
+    for (const SyncReport &S : F.Syncs)
+      Syncs.push_back(llvm::json::Object{{"function", S.Function},
+                                         {"line", S.Line},
+                                         {"callee", S.Callee},
+                                         {"redundant", S.Redundant},
+                                         {"removable", S.Removable},
+                                         {"dropped", S.Dropped},
+                                         {"pending_ops", S.PendingOps},
+                                         {"reason", S.Reason}});
     for (const PinReport &B : F.Buffers)
       Buffers.push_back(llvm::json::Object{{"function", B.Function},
                                            {"buffer", B.Buffer},
@@ -88,11 +129,13 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
                                         {"file_blockers", std::move(Blockers)},
                                         {"ops", std::move(Ops)},
                                         {"waits", std::move(Waits)},
-                                        {"host_buffers", std::move(Buffers)}});
+                                        {"host_buffers", std::move(Buffers)},
+                                        {"syncs", std::move(Syncs)}});
   }
-  OS << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{{"files", std::move(JFiles)},
-                                                                    {"note", AsyncErrorNote}}))
-     << "\n";
+  llvm::json::Object Top{{"files", std::move(JFiles)}, {"note", AsyncErrorNote}};
+  if (const char *Note = syncNote(Files))
+    Top["sync_note"] = Note;
+  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Top))) << "\n";
 }
 
 } // namespace streamalloc

@@ -385,6 +385,14 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
   llvm::append_range(P->Releases, Cra.Releases);
 }
 
+void FileRewriter::dropStatement(unsigned Begin, unsigned End, const std::string &Reason) {
+  size_t NL = P->Buffer.find('\n', End);
+  llvm::StringRef Rest = P->Buffer.slice(End, NL).trim();
+  bool OwnLine = P->onlyBlanksBefore(Begin) && (Rest.empty() || Rest.starts_with("//"));
+  P->Edits.replace(Begin, End - Begin,
+                   OwnLine ? "// streamalloc: " + Reason : "/* streamalloc: " + Reason + " */");
+}
+
 bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Output,
                           std::string &Error) {
   if (P->LastStream || P->PinnedHelpers || P->RegisteredHelpers) {

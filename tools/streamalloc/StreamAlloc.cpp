@@ -73,6 +73,12 @@ cl::opt<PinMode>
                               "register them with CUDA for their lifetime where possible"),
                    clEnumValN(PinMode::Off, "off", "leave host memory pageable")),
         cl::cat(Category));
+cl::opt<bool> DropRedundantSyncs(
+    "drop-redundant-syncs",
+    cl::desc("Remove the program's cudaDeviceSynchronize()/cudaThreadSynchronize() calls that "
+             "protect no host access (reported either way; off by default because timing code "
+             "around a sync changes meaning)"),
+    cl::cat(Category));
 cl::opt<std::string> GraphFile("graph",
                                cl::desc("Write each function's GPU-op dependency graph with the "
                                         "chosen streams to this file (Graphviz DOT)"),
@@ -184,6 +190,7 @@ int main(int argc, const char **argv) {
   Options.Schedule.MaxStreams = MaxStreams;
   Options.WantGraph = !GraphFile.empty();
   Options.Pin = Pin;
+  Options.DropRedundantSyncs = DropRedundantSyncs;
   Options.CudaPath = *Cuda;
   Options.ResourceDir = *ResourceDir;
   Options.Dumps.assign(Dumps.begin(), Dumps.end());

@@ -48,10 +48,13 @@ struct GpuOp {
 
 /// Host-side behaviour of one statement (its whole subtree).
 struct StmtAccesses {
-  AccessSet Host;              ///< host reads/writes while the statement runs
-  std::string UnknownWhy;      ///< the construct that made Host touch Unknown
-  std::vector<unsigned> Ops;   ///< GPU ops enqueued by the statement, in source order
-  bool SyncsDevice = false;    ///< waits for all device work (cudaDeviceSynchronize)
+  AccessSet Host;            ///< host reads/writes while the statement runs
+  std::string UnknownWhy;    ///< the construct that made Host touch Unknown
+  std::vector<unsigned> Ops; ///< GPU ops enqueued by the statement, in source order
+  bool SyncsDevice = false;  ///< waits for all device work (cudaDeviceSynchronize)
+  /// The device-sync calls that make SyncsDevice true (they run whenever the
+  /// statement does).
+  std::vector<const clang::Expr *> SyncCalls;
   bool ResetsDevice = false;   ///< calls cudaDeviceReset
   bool MaySync = false;        ///< may wait for the device, a stream or an event
   bool PerformsGpuOps = false; ///< enqueues device work (itself or in a callee)

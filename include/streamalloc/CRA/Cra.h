@@ -17,11 +17,14 @@
 
 #include "streamalloc/Access/MemoryObjects.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace clang {
+class Expr;
 class Stmt;
 } // namespace clang
 
@@ -75,9 +78,19 @@ struct OpDecision {
   std::vector<const clang::Stmt *> Loops;
 };
 
+/// A statement where the program's own device sync (cudaDeviceSynchronize)
+/// completes every pending op.
+struct SyncPoint {
+  const clang::Stmt *Statement;
+  std::vector<const clang::Expr *> Calls; ///< its device-sync calls
+  unsigned Line;
+  std::vector<unsigned> Pending; ///< ops pending when it runs (after any wait before it)
+};
+
 struct CraResult {
   std::vector<OpDecision> Ops; ///< indexed by GpuOp::Id
   std::vector<Wait> Waits;
+  std::vector<SyncPoint> Syncs;
   /// Where the stream pool is released (end of main, before cudaDeviceReset).
   std::vector<InsertionPoint> Releases;
   /// "line N: pending {op0, op1}" before each statement visited (--dump=pending).
@@ -94,9 +107,13 @@ struct CraResult {
 /// conflict covers only the conflicting ops (and, on a stream where nothing
 /// else is pending, the whole stream); the other ops stay pending. Without
 /// it every wait covers all pending ops.
+/// \p IgnoredSyncs: device-sync calls of the program treated as if they were
+/// not there (they complete nothing); a statement still syncs through its
+/// other device-sync calls.
 CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
                  const std::vector<unsigned> &InactiveCode = {},
-                 const std::vector<std::optional<unsigned>> *StreamOf = nullptr);
+                 const std::vector<std::optional<unsigned>> *StreamOf = nullptr,
+                 llvm::ArrayRef<const clang::Expr *> IgnoredSyncs = {});
 
 llvm::StringRef waitCauseName(WaitCause Cause);
 

@@ -24,6 +24,9 @@ struct PipelineOptions {
   ScheduleOptions Schedule;
   bool WantGraph = false; ///< fill FileResult::Graph (--graph)
   PinMode Pin = PinMode::Auto;
+  /// Remove the program's device syncs that protect no host access
+  /// (--drop-redundant-syncs); they are reported either way.
+  bool DropRedundantSyncs = false;
 };
 
 struct FileResult {

@@ -38,6 +38,18 @@ struct PinReport {
   std::string Reason;
 };
 
+/// One of the program's own device syncs (cudaDeviceSynchronize).
+struct SyncReport {
+  std::string Function;
+  unsigned Line = 0;
+  std::string Callee;
+  bool Redundant = false; ///< it protects no host access
+  bool Removable = false; ///< --drop-redundant-syncs can remove the whole statement
+  bool Dropped = false;   ///< removed from the output
+  unsigned PendingOps = 0;
+  std::string Reason; ///< why it is (or is not) redundant, and why it was kept
+};
+
 struct FileReport {
   std::string File;
   bool Changed = false;
@@ -46,6 +58,7 @@ struct FileReport {
   std::vector<OpReport> Ops;
   std::vector<WaitReport> Waits;
   std::vector<PinReport> Buffers;
+  std::vector<SyncReport> Syncs;
 };
 
 void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files);

@@ -47,6 +47,10 @@ public:
   /// Rewrites the allocations and releases of the buffers \p Decisions pin.
   void addPinning(const std::vector<PinDecision> &Decisions);
 
+  /// Removes the statement at file offsets [\p Begin, \p End) (a redundant
+  /// sync of the program), leaving a comment with \p Reason in its place.
+  void dropStatement(unsigned Begin, unsigned End, const std::string &Reason);
+
   /// Adds the stream pool after the last of \p IncludeEnds (offsets just past
   /// top-level #include lines) that precedes the first edit, and applies all
   /// edits to the main file. Without any asynchronous op the output equals the

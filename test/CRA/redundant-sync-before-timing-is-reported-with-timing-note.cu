@@ -1,0 +1,63 @@
+// A sync followed by a clock() read is redundant by the tool's definition
+// (no host access needs the GPU's results), but removing it changes what the
+// timing measures. It is reported, kept without --drop-redundant-syncs, and
+// the report says once why that option is off by default. The JSON report
+// lists every explicit sync with its decision.
+//
+// RUN: %strip %s > %t.cu
+// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %FileCheck %s < %t.out.cu
+// RUN: %FileCheck %s --check-prefix=REPORT < %t.report
+// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.json --report-format=json
+// RUN: %FileCheck %s --check-prefix=JSON < %t.json
+// RUN: %nvcc %t.out.cu
+#include <cstdio>
+#include <ctime>
+
+__global__ void work(float *x) { x[threadIdx.x] = threadIdx.x * 0.5f; }
+
+int main() {
+  float h[64], *d;
+  cudaMalloc(&d, sizeof h);
+  clock_t t0 = clock();
+  work<<<1, 64>>>(d);
+  cudaDeviceSynchronize();
+  clock_t t1 = clock();
+  // CHECK: work<<<1, 64, 0, sa_stream({{[0-9]+}})>>>(d);
+  // CHECK-NEXT: {{^  }}cudaDeviceSynchronize();
+  // CHECK-NEXT: {{^  }}clock_t t1 = clock();
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  cudaDeviceSynchronize();
+  printf("%f %ld\n", h[1], (long)(t1 - t0));
+  cudaFree(d);
+  return 0;
+}
+
+// REPORT: {{.*}}:24: cudaDeviceSynchronize(): redundant (--drop-redundant-syncs removes it): no host access before the next sync conflicts with the 1 op pending here (line 23); the tool's own waits cover them
+// REPORT-NEXT: {{.*}}:30: cudaDeviceSynchronize(): needed: without it the tool would wait before line 31: h is read below (written by cudaMemcpy on line 29)
+// REPORT: note: --drop-redundant-syncs is off by default: removing a sync changes what timing code around it measures (e.g. `cudaDeviceSynchronize(); t1 = now();`)
+// REPORT-NOT: note: --drop-redundant-syncs
+
+// JSON:      "syncs": [
+// JSON-NEXT:   {
+// JSON-NEXT:     "callee": "cudaDeviceSynchronize",
+// JSON-NEXT:     "dropped": false,
+// JSON-NEXT:     "function": "main",
+// JSON-NEXT:     "line": 24,
+// JSON-NEXT:     "pending_ops": 1,
+// JSON-NEXT:     "reason": "no host access before the next sync conflicts with the 1 op pending here (line 23); the tool's own waits cover them",
+// JSON-NEXT:     "redundant": true,
+// JSON-NEXT:     "removable": true
+// JSON-NEXT:   },
+// JSON-NEXT:   {
+// JSON-NEXT:     "callee": "cudaDeviceSynchronize",
+// JSON-NEXT:     "dropped": false,
+// JSON-NEXT:     "function": "main",
+// JSON-NEXT:     "line": 30,
+// JSON-NEXT:     "pending_ops": 2,
+// JSON-NEXT:     "reason": "without it the tool would wait before line 31: h is read below (written by cudaMemcpy on line 29)",
+// JSON-NEXT:     "redundant": false,
+// JSON-NEXT:     "removable": true
+// JSON-NEXT:   }
+// JSON-NEXT: ],
+// JSON:      "sync_note": "note: --drop-redundant-syncs is off by default: removing a sync changes what timing code around it measures (e.g. `cudaDeviceSynchronize(); t1 = now();`)"
