@@ -73,6 +73,16 @@ cl::opt<PinMode>
                               "register them with CUDA for their lifetime where possible"),
                    clEnumValN(PinMode::Off, "off", "leave host memory pageable")),
         cl::cat(Category));
+
+enum class OnOff { On, Off };
+cl::opt<OnOff> StreamOrderedAlloc(
+    "stream-ordered-alloc",
+    cl::desc("cudaMalloc/cudaFree of device buffers whose whole life is in view become "
+             "cudaMallocAsync/cudaFreeAsync on the planned streams"),
+    cl::init(OnOff::On),
+    cl::values(clEnumValN(OnOff::On, "on", "where it is provably safe (default)"),
+               clEnumValN(OnOff::Off, "off", "keep every cudaMalloc and cudaFree synchronous")),
+    cl::cat(Category));
 cl::opt<std::string> GraphFile("graph",
                                cl::desc("Write each function's GPU-op dependency graph with the "
                                         "chosen streams to this file (Graphviz DOT)"),
@@ -184,6 +194,7 @@ int main(int argc, const char **argv) {
   Options.Schedule.MaxStreams = MaxStreams;
   Options.WantGraph = !GraphFile.empty();
   Options.Pin = Pin;
+  Options.StreamOrderedAlloc = StreamOrderedAlloc == OnOff::On;
   Options.CudaPath = *Cuda;
   Options.ResourceDir = *ResourceDir;
   Options.Dumps.assign(Dumps.begin(), Dumps.end());

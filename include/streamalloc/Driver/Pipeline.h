@@ -24,6 +24,9 @@ struct PipelineOptions {
   ScheduleOptions Schedule;
   bool WantGraph = false; ///< fill FileResult::Graph (--graph)
   PinMode Pin = PinMode::Auto;
+  /// cudaMalloc/cudaFree of buffers whose whole life is in view become
+  /// cudaMallocAsync/cudaFreeAsync on the planned streams.
+  bool StreamOrderedAlloc = true;
 };
 
 struct FileResult {
