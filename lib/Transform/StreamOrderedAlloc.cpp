@@ -193,8 +193,7 @@ private:
         return addressUse(Fn, UO, Name);
     const auto *Read = P.get<ImplicitCastExpr>();
     if (!Read || Read->getCastKind() != CK_LValueToRValue)
-      return fail("`" + Name + "` is bound to a reference or used as an lvalue the analysis " +
-                  "does not follow" + at(Use));
+      return fail("`" + Name + "` is used in a way the analysis does not follow" + at(Use));
     return followValue(Fn, Read, false);
   }
 
