@@ -3,7 +3,7 @@
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc %t.cu -o %t.out.cu --stream-ordered-alloc=off
-// RUN: %FileCheck %s < %t.out.cu --implicit-check-not=Async(
+// RUN: %FileCheck %s < %t.out.cu --implicit-check-not=MallocAsync --implicit-check-not=FreeAsync
 // RUN: %streamalloc %t.cu -o %t.on.cu --stream-ordered-alloc=on
 // RUN: %FileCheck %s --check-prefix=ON < %t.on.cu
 // RUN: %nvcc %t.out.cu
