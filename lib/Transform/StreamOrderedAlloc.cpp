@@ -188,8 +188,7 @@ private:
       return true;
     // `&p` in parentheses.
     if (const auto *Paren = P.get<ParenExpr>())
-      if (const auto *UO = parentOf(Paren).get<UnaryOperator>();
-          UO && UO->getOpcode() == UO_AddrOf)
+      if (const auto *UO = parentOf(Paren).get<UnaryOperator>(); UO && UO->getOpcode() == UO_AddrOf)
         return addressUse(Fn, UO, Name);
     const auto *Read = P.get<ImplicitCastExpr>();
     if (!Read || Read->getCastKind() != CK_LValueToRValue)
@@ -324,9 +323,8 @@ private:
           Releases.push_back(Call);
         return true;
       }
-      bool PlainRole = Role == ArgRole::None || Role == ArgRole::Read ||
-                       Role == ArgRole::Write || Role == ArgRole::ReadWrite ||
-                       Role == ArgRole::VariadicRead;
+      bool PlainRole = Role == ArgRole::None || Role == ArgRole::Read || Role == ArgRole::Write ||
+                       Role == ArgRole::ReadWrite || Role == ArgRole::VariadicRead;
       bool PlainKind = Api->Kind == ApiKind::GpuCopy || Api->Kind == ApiKind::GpuSet ||
                        Api->Kind == ApiKind::Host || Api->Kind == ApiKind::Pure;
       if (PlainRole && PlainKind && !Api->isMember())
@@ -379,8 +377,9 @@ std::vector<AllocGroup> findStreamOrderedAllocs(const FunctionDecl &F, ASTContex
     // Groups that share a call (a failed trace stops early, so two traces may
     // overlap) are one group.
     for (AllocGroup &Other : Groups) {
-      bool Shares = llvm::any_of(G.Allocs, [&](auto *C) { return llvm::is_contained(Other.Allocs, C); }) ||
-                    llvm::any_of(G.Frees, [&](auto *C) { return llvm::is_contained(Other.Frees, C); });
+      bool Shares =
+          llvm::any_of(G.Allocs, [&](auto *C) { return llvm::is_contained(Other.Allocs, C); }) ||
+          llvm::any_of(G.Frees, [&](auto *C) { return llvm::is_contained(Other.Frees, C); });
       if (!Shares)
         continue;
       for (const CallExpr *C : Other.Allocs)
