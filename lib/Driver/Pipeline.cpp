@@ -330,10 +330,18 @@ private:
         continue;
       std::set<ObjectId> Memory; // what the group's allocations create
       for (const CallExpr *Call : G.Allocs)
-        for (auto [Obj, Mode] : FA.ops()[OpOf.lookup(Call)].Effects.entries())
-          Memory.insert(Obj);
+        if (auto It = OpOf.find(Call); It != OpOf.end())
+          for (auto [Obj, Mode] : FA.ops()[It->second].Effects.entries())
+            Memory.insert(Obj);
       auto Check = [&](const CallExpr *Call) -> std::string {
-        const GpuOp &Op = FA.ops()[OpOf.lookup(Call)];
+        auto It = OpOf.find(Call);
+        if (It == OpOf.end())
+          return "its call on line " +
+                 std::to_string(
+                     FA.function().getASTContext().getSourceManager().getSpellingLineNumber(
+                         Call->getBeginLoc())) +
+                 " is not an op of `" + FA.name() + "`";
+        const GpuOp &Op = FA.ops()[It->second];
         std::string Where = Op.Callee + " on line " + std::to_string(Op.Line);
         if (!Cra.Ops[Op.Id].Async)
           return "its " + Where + " stays synchronous: " + Cra.Ops[Op.Id].WhySync;

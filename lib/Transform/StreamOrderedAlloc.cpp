@@ -27,25 +27,43 @@ bool isApiCall(const CallExpr *Call, llvm::StringRef Name) {
   return Api && Api->Name == Name;
 }
 
-/// Every mention of a variable, and every cudaMalloc/cudaFree call, in one
-/// function body (lambda bodies are other functions).
+/// Every mention of a variable in one function body, lambda bodies included
+/// (a mention there is a capture), and the cudaMalloc/cudaFree calls of the
+/// body itself (a lambda body is another function).
 class BodyIndex : public RecursiveASTVisitor<BodyIndex> {
 public:
   llvm::DenseMap<const VarDecl *, std::vector<const DeclRefExpr *>> Uses;
   std::vector<const CallExpr *> Mallocs, Frees;
-  bool shouldVisitLambdaBodies() const { return false; }
+  bool shouldVisitLambdaBodies() const { return true; }
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    ++Nested;
+    bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    --Nested;
+    return Result;
+  }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *RD) {
+    ++Nested; // a local class: its member functions are other functions
+    bool Result = RecursiveASTVisitor::TraverseCXXRecordDecl(RD);
+    --Nested;
+    return Result;
+  }
   bool VisitDeclRefExpr(const DeclRefExpr *E) {
     if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
       Uses[V].push_back(E);
     return true;
   }
   bool VisitCallExpr(const CallExpr *Call) {
+    if (Nested)
+      return true;
     if (isApiCall(Call, "cudaMalloc"))
       Mallocs.push_back(Call);
     else if (isApiCall(Call, "cudaFree"))
       Frees.push_back(Call);
     return true;
   }
+
+private:
+  unsigned Nested = 0;
 };
 
 /// Follows one group of device allocations through the code that uses their

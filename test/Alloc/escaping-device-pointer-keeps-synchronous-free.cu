@@ -30,6 +30,10 @@ void release(float *p) { cudaFree(p); }
 
 int main() {
   float *global_one, *unknown_one, *in_struct, *local_one, *freed_by_helper, *null_one = nullptr;
+  float *captured;
+  cudaMalloc(&captured, 128);
+  // CHECK: cudaMalloc(&captured, 128);
+  auto release_captured = [&] { cudaFree(captured); };
   cudaMalloc(&global_one, 128);
   cudaMalloc(&unknown_one, 128);
   cudaMalloc(&in_struct, 128);
@@ -58,6 +62,7 @@ int main() {
   cudaFree(made);
   release(freed_by_helper);
   cudaFree(null_one);
+  release_captured();
   // CHECK: cudaFree(global_one);
   // CHECK: cudaFree(unknown_one);
   // CHECK: cudaFree(in_struct);
@@ -76,4 +81,5 @@ int main() {
 // REPORT-DAG: {{.*}}:[[#]]:3: cudaMalloc: left synchronous: not stream-ordered: a pointer into it is returned from `make` (line [[#]])
 // REPORT-DAG: {{.*}}:[[#]]:3: cudaFree: left synchronous: not stream-ordered: it releases memory that is not allocated by a cudaMalloc of `main` held only by its local pointers
 // REPORT-DAG: {{.*}}:[[#]]:3: cudaMalloc: async on stream {{.*}}
+// REPORT-DAG: {{.*}}:[[#]]:3: cudaMalloc: left synchronous: not stream-ordered: `captured` is captured by a lambda (line [[#]])
 // REPORT-DAG: {{.*}}:[[#]]:26: cudaFree: left synchronous: not stream-ordered: it releases memory that is not allocated by a cudaMalloc of `release` held only by its local pointers
