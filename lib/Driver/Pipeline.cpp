@@ -264,7 +264,8 @@ public:
     for (llvm::StringRef Name :
          {"sa_stream", "sa_streams_", "sa_release_streams", "sa_event", "sa_events_",
           "sa_is_page_locked", "sa_pinned_malloc", "sa_pinned_calloc", "sa_pinned_free",
-          "sa_register", "sa_registered_malloc", "sa_registered_calloc", "sa_registered_free"})
+          "sa_register", "sa_registered_malloc", "sa_registered_calloc", "sa_registered_free",
+          "sa_free_async"})
       if (!Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Name)).empty())
         S.Blockers.push_back("it already defines `" + Name.str() +
                              "` (was it transformed before?)");

@@ -167,11 +167,9 @@ private:
   /// memory too (or null), so that its cudaFree releases group memory only.
   bool checkSource(const Expr *E) {
     E = E->IgnoreParenCasts();
-    // cudaFree(nullptr) is documented to do nothing; cudaFreeAsync is not.
+    // Null is fine: the rewritten release does nothing for it, as cudaFree.
     if (isNullConstant(E, Ctx))
-      return fail("its pointer variable may be null at a cudaFree (set on line " +
-                  std::to_string(SM.getSpellingLineNumber(SM.getFileLoc(E->getBeginLoc()))) +
-                  "), and cudaFreeAsync is not documented to accept a null pointer");
+      return true;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
         return addHolder(&Home, V);

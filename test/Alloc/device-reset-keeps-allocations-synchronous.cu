@@ -3,7 +3,7 @@
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
-// RUN: %FileCheck %s < %t.out.cu --implicit-check-not=cudaFreeAsync
+// RUN: %FileCheck %s < %t.out.cu --implicit-check-not=sa_free_async
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

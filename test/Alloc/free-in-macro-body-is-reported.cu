@@ -26,7 +26,7 @@ int main() {
   // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: d is written below (written by kernel `fill` on line [[#]])
   // CHECK-NEXT: RELEASE(d);
   cudaFree(e);
-  // CHECK: cudaFreeAsync(e, sa_stream({{[0-9]+}}));
+  // CHECK: sa_free_async(e, sa_stream({{[0-9]+}}));
   printf("done\n");
   return 0;
 }

@@ -36,7 +36,7 @@ int main() {
   // CHECK-NEXT: compute(d);
   cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
   cudaFree(d);
-  // CHECK: cudaFreeAsync(d, sa_stream([[S]]));
+  // CHECK: sa_free_async(d, sa_stream([[S]]));
   compute_and_release(e);
   printf("%f\n", h[31]);
   return 0;

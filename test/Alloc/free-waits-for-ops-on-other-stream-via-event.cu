@@ -30,11 +30,11 @@ int main() {
   cudaFree(a);
   // CHECK: add<<<1, 32, 0, sa_stream([[SB]])>>>(a, b);
   // CHECK-NEXT: cudaStreamWaitEvent(sa_stream([[SB]]), {{.*}}sa_event([[E]]), 0);  // streamalloc: order after {{.*}}cudaMemcpy on line {{[0-9]+}} (another stream)
-  // CHECK-NEXT: cudaFreeAsync(a, sa_stream([[SB]]));
+  // CHECK-NEXT: sa_free_async(a, sa_stream([[SB]]));
   cudaMemcpy(hb, b, sizeof(hb), cudaMemcpyDeviceToHost);
   printf("%f\n", hb[31]);
   cudaFree(b);
-  // CHECK: cudaFreeAsync(b, sa_stream([[SB]]));
+  // CHECK: sa_free_async(b, sa_stream([[SB]]));
   // CHECK: cudaStreamSynchronize({{.*}});  // streamalloc: finish GPU work before leaving the function
   return 0;
 }

@@ -3,7 +3,7 @@
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc %t.cu -o %t.out.cu --stream-ordered-alloc=off
-// RUN: %FileCheck %s < %t.out.cu --implicit-check-not=MallocAsync --implicit-check-not=FreeAsync
+// RUN: %FileCheck %s < %t.out.cu --implicit-check-not=MallocAsync --implicit-check-not=sa_free_async
 // RUN: %streamalloc %t.cu -o %t.on.cu --stream-ordered-alloc=on
 // RUN: %FileCheck %s --check-prefix=ON < %t.on.cu
 // RUN: %nvcc %t.out.cu
@@ -20,6 +20,6 @@ int main() {
   cudaFree(d);
   // CHECK: cudaStreamSynchronize(sa_stream(0));  // streamalloc: d is written below (written by kernel `fill` on line [[#]])
   // CHECK-NEXT: cudaFree(d);
-  // ON: cudaFreeAsync(d, sa_stream(0));
+  // ON: sa_free_async(d, sa_stream(0));
   return 0;
 }

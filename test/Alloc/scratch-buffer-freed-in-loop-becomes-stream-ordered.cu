@@ -35,7 +35,7 @@ int main() {
     // CHECK: accumulate<<<1, 32, 0, sa_stream([[S]])>>>(d_acc, tmp);
     // CHECK-NOT: Synchronize
     cudaFree(tmp);
-    // CHECK: cudaFreeAsync(tmp, sa_stream([[S]]));
+    // CHECK: sa_free_async(tmp, sa_stream([[S]]));
     // CHECK-NOT: Synchronize
   }
   // CHECK: }
@@ -44,8 +44,8 @@ int main() {
   printf("%f\n", h[31]);
   cudaFree(d_in);
   cudaFree(d_acc);
-  // CHECK: cudaFreeAsync(d_in, sa_stream({{[0-9]+}}));
-  // CHECK: cudaFreeAsync(d_acc, sa_stream({{[0-9]+}}));
+  // CHECK: sa_free_async(d_in, sa_stream({{[0-9]+}}));
+  // CHECK: sa_free_async(d_acc, sa_stream({{[0-9]+}}));
   return 0;
 }
 
