@@ -4,7 +4,8 @@
 // ops that use the buffer) would be needed anyway; both stop the overlap the
 // tool builds when a program allocates and frees scratch buffers as it goes.
 // Where the tool sees a device buffer's whole life, its allocations become
-// cudaMallocAsync and its releases cudaFreeAsync on the planned streams:
+// cudaMallocAsync and its releases cudaFreeAsync (through sa_free_async,
+// which like cudaFree ignores null) on the planned streams:
 // GPU ops of their own (GpuOpKind::Alloc/Free) that write the buffer, so the
 // CRA and the stream plan order them like any other op (an event where the
 // buffer's users run on another stream).
