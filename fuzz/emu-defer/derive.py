@@ -7,7 +7,9 @@ The deferred emulation is the synchronous one with one change: work enqueued on 
 other than the legacy default stream is not run at the call. It is queued per stream and
 runs only when the host must wait for it: a stream, event or device synchronisation, work
 on the legacy stream (which orders after every blocking stream), cudaFree / cudaFreeHost,
-cudaDeviceReset. Streams are drained in an adversarial order (SA_EMU_STREAMS=reverse, the
+cudaDeviceReset. cudaMallocAsync returns the address at once, but the memory counts as device
+memory only when its stream reaches the allocation; cudaFreeAsync frees it when its stream
+reaches the release. Streams are drained in an adversarial order (SA_EMU_STREAMS=reverse, the
 default, or forward) that honours only the event dependencies the program states
 (cudaEventRecord / cudaStreamWaitEvent, per record). Work still queued when the program
 exits never runs. A missing wait therefore shows up as a stale read, a lost write, missing
@@ -94,6 +96,25 @@ EDITS = [
      'inline cudaError_t cudaFree(void *p) { return sa_emu_free(p, 1, "cudaFree of a non-allocation"); }',
      'inline cudaError_t cudaFree(void *p) {\n  sa_emu_flush_all();\n'
      '  return sa_emu_free(p, 1, "cudaFree of a non-allocation");\n}'),
+    ("stream-ordered allocation: usable once its stream reaches it, freed when its stream does",
+     "template <typename T>\n"
+     "cudaError_t cudaMallocAsync(T **p, size_t n, cudaStream_t) {\n"
+     "  *p = (T *)sa_emu_alloc(n, 1);\n"
+     "  return *p ? cudaSuccess : cudaErrorMemoryAllocation;\n}\n"
+     "inline cudaError_t cudaFreeAsync(void *p, cudaStream_t) {\n"
+     "  if (!p) sa_emu_fail(\"cudaFreeAsync of a null pointer (not documented as a no-op)\");\n"
+     "  return sa_emu_free(p, 1, \"cudaFreeAsync of a non-allocation\");\n}",
+     "template <typename T>\n"
+     "cudaError_t cudaMallocAsync(T **p, size_t n, cudaStream_t s) {\n"
+     "  void *m = malloc(n ? n : 1);\n"
+     "  if (!m) return cudaErrorMemoryAllocation;\n"
+     "  *p = (T *)m;  // the address is known at once; the memory is device memory only\n"
+     "  sa_emu_submit(s, [=] { sa_emu_blocks_[sa_emu_slot()] = sa_emu_block{(uintptr_t)m, n, 1}; });\n"
+     "  return cudaSuccess;\n}\n"
+     "inline cudaError_t cudaFreeAsync(void *p, cudaStream_t s) {\n"
+     "  if (!p) sa_emu_fail(\"cudaFreeAsync of a null pointer (not documented as a no-op)\");\n"
+     "  sa_emu_submit(s, [=] { sa_emu_free(p, 1, \"cudaFreeAsync of a non-allocation\"); });\n"
+     "  return cudaSuccess;\n}"),
     ("cudaFreeHost waits for the device",
      "inline cudaError_t cudaFreeHost(void *p) {\n  return",
      "inline cudaError_t cudaFreeHost(void *p) {\n  sa_emu_flush_all();\n  return"),

@@ -123,14 +123,18 @@ inline bool sa_emu_reverse() {
   return r == 1;
 }
 
+inline int sa_emu_slot() {
+  int i = 0;
+  while (i < sa_emu_nblocks_ && sa_emu_blocks_[i].kind != 0) ++i;
+  if (i == SA_EMU_MAX_ALLOCS) sa_emu_fail("too many allocations", nullptr, 0);
+  if (i == sa_emu_nblocks_) ++sa_emu_nblocks_;
+  return i;
+}
+
 inline void *sa_emu_alloc(size_t n, int kind) {
   void *p = malloc(n ? n : 1);
   if (!p) return nullptr;
-  int i = 0;
-  while (i < sa_emu_nblocks_ && sa_emu_blocks_[i].kind != 0) ++i;
-  if (i == SA_EMU_MAX_ALLOCS) sa_emu_fail("too many allocations", p, n);
-  if (i == sa_emu_nblocks_) ++sa_emu_nblocks_;
-  sa_emu_blocks_[i] = sa_emu_block{(uintptr_t)p, n, kind};
+  sa_emu_blocks_[sa_emu_slot()] = sa_emu_block{(uintptr_t)p, n, kind};
   return p;
 }
 
@@ -153,9 +157,16 @@ cudaError_t cudaMalloc(T **p, size_t n) {
   return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 inline cudaError_t cudaFree(void *p) { return sa_emu_free(p, 1, "cudaFree of a non-allocation"); }
+// Stream-ordered allocation: here the memory exists at once and is freed at once.
 template <typename T>
-cudaError_t cudaMallocAsync(T **p, size_t n, cudaStream_t) { return cudaMalloc(p, n); }
-inline cudaError_t cudaFreeAsync(void *p, cudaStream_t) { return cudaFree(p); }
+cudaError_t cudaMallocAsync(T **p, size_t n, cudaStream_t) {
+  *p = (T *)sa_emu_alloc(n, 1);
+  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+inline cudaError_t cudaFreeAsync(void *p, cudaStream_t) {
+  if (!p) sa_emu_fail("cudaFreeAsync of a null pointer (not documented as a no-op)");
+  return sa_emu_free(p, 1, "cudaFreeAsync of a non-allocation");
+}
 
 template <typename T>
 cudaError_t cudaMallocHost(T **p, size_t n) {
@@ -166,13 +177,6 @@ template <typename T>
 cudaError_t cudaHostAlloc(T **p, size_t n, unsigned int) { return cudaMallocHost(p, n); }
 inline cudaError_t cudaFreeHost(void *p) {
   return sa_emu_free(p, 2, "cudaFreeHost of a non-allocation");
-}
-inline int sa_emu_slot() {
-  int i = 0;
-  while (i < sa_emu_nblocks_ && sa_emu_blocks_[i].kind != 0) ++i;
-  if (i == SA_EMU_MAX_ALLOCS) sa_emu_fail("too many allocations", nullptr, 0);
-  if (i == sa_emu_nblocks_) ++sa_emu_nblocks_;
-  return i;
 }
 // Registration is tracked like the real runtime does: registering a range twice, or
 // unregistering what is not registered, is an error (here: a loud failure).

@@ -13,6 +13,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -369,7 +370,11 @@ void AccessWalker::applySummary(const CallSite &C, const FunctionDecl &Callee) {
 }
 
 void AccessWalker::visitApiCall(const CallSite &C, const ApiFunction &Api) {
-  if (Api.isGpuOp())
+  // A stream-ordered allocation or release (an op of the function, though
+  // its row is not a GPU op): the memory it creates or frees is the op's
+  // effect; the pointer it stores into `&p` is written on the host at once.
+  bool StreamOrdered = !Api.isGpuOp() && OpIds && OpIds->count(C.Site);
+  if (Api.isGpuOp() || StreamOrdered)
     recordOp(C.Site);
   // Arguments in role order: the object first for a member function.
   llvm::SmallVector<const Expr *, 6> Args;
@@ -389,7 +394,7 @@ void AccessWalker::visitApiCall(const CallSite &C, const ApiFunction &Api) {
       visitAddress(Arg->IgnoreParenCasts()->isGLValue() ? Arg->IgnoreParenCasts() : Arg);
     else
       visit(Arg, ReadAccess);
-    if (Api.isGpuOp())
+    if (Api.isGpuOp() || (StreamOrdered && Role == ArgRole::Free))
       continue; // device effects belong to the op, not to the host
     bool Container = IsObject || containerClass(Arg->getType());
     QualType T = Arg->getType();
@@ -563,6 +568,7 @@ struct FunctionAccesses::Impl {
   std::unique_ptr<PointsTo> Pts;
   std::vector<GpuOp> Ops;
   llvm::DenseMap<const Expr *, unsigned> OpIndex;
+  llvm::SmallPtrSet<const Expr *, 4> StreamOrdered;
 
   Impl(const FunctionDecl &F, ASTContext &Ctx, FunctionSummaries &Summaries) : F(F), Ctx(Ctx) {
     Registry &R = Summaries.impl();
@@ -584,6 +590,36 @@ struct FunctionAccesses::Impl {
 void FunctionAccesses::Impl::collectOps(const Stmt *S) {
   if (!S || isa<LambdaExpr>(S))
     return; // a lambda body is another function
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && StreamOrdered.count(Call)) {
+    const ApiFunction *Api = modelledCallee(Call);
+    bool Alloc = Api->Kind == ApiKind::Allocate;
+    GpuOp Op{static_cast<unsigned>(Ops.size()),
+             Alloc ? GpuOpKind::Alloc : GpuOpKind::Free,
+             Api->Name.str(),
+             Call,
+             Api,
+             {},
+             {},
+             lineOf(Call->getBeginLoc()),
+             columnOf(Call->getBeginLoc()),
+             false};
+    // The allocation writes the fresh object when its stream reaches it; the
+    // release writes (frees) what its argument points to.
+    Pointees Memory;
+    if (Alloc) {
+      for (ObjectId O = OutputObject + 1; O < Objects.size(); ++O)
+        if (Objects.get(O).Site == Call)
+          Memory.Objects.push_back(O);
+      if (Memory.Objects.empty())
+        Memory = Pointees::unknown("the allocation on line " + std::to_string(Op.Line) +
+                                   " has no object");
+    } else if (Call->getNumArgs() > 0) {
+      Memory = Pts->pointees(Call->getArg(0));
+    }
+    Pts->addAccess(Op.Effects, Memory, WriteAccess, Op.UnknownWhy);
+    OpIndex[Call] = Ops.size();
+    Ops.push_back(std::move(Op));
+  }
   if (isGpuOpCall(S)) {
     const auto *Call = cast<CallExpr>(S);
     OpEffects E = opEffects(*Pts, Call);
@@ -617,8 +653,10 @@ void FunctionAccesses::Impl::collectOps(const Stmt *S) {
 }
 
 FunctionAccesses::FunctionAccesses(const FunctionDecl &F, ASTContext &Ctx,
-                                   FunctionSummaries &Summaries)
+                                   FunctionSummaries &Summaries,
+                                   llvm::ArrayRef<const clang::Expr *> StreamOrdered)
     : P(std::make_unique<Impl>(F, Ctx, Summaries)) {
+  P->StreamOrdered.insert(StreamOrdered.begin(), StreamOrdered.end());
   // Name every object the statements touch first, so that each op's effects
   // also list the objects they may overlap.
   walkAccesses(*P->Pts, F.getBody(), false, nullptr, nullptr);

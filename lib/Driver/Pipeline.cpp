@@ -7,6 +7,7 @@
 #include "streamalloc/Driver/CompileCommands.h"
 #include "streamalloc/Model/ApiModel.h"
 #include "streamalloc/Transform/FileRewriter.h"
+#include "streamalloc/Transform/StreamOrderedAlloc.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -21,7 +22,10 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Path.h"
+
+#include <set>
 
 using namespace clang;
 
@@ -122,6 +126,7 @@ public:
   std::vector<std::string> Blockers;
   std::vector<std::pair<const Expr *, const FunctionDecl *>> OpsInTemplates;
   bool CallsDeviceReset = false;
+  bool QueriesMemory = false; ///< calls cudaMemGetInfo
 
   bool shouldVisitLambdaBodies() const { return true; }
 
@@ -151,6 +156,8 @@ public:
     const ApiFunction *Api = Name.empty() ? nullptr : lookupApi(Name);
     if (Name == "cudaDeviceReset")
       CallsDeviceReset = true;
+    if (Name == "cudaMemGetInfo")
+      QueriesMemory = true;
     if (Api && Api->Kind == ApiKind::UserStreams)
       block(At + "`" + Api->Name.str() + "`: the program manages its own streams");
     if (Api && Api->Kind == ApiKind::DeviceSelect) {
@@ -227,6 +234,10 @@ const char *opKindName(GpuOpKind K) {
     return "set";
   case GpuOpKind::Launch:
     return "launch";
+  case GpuOpKind::Alloc:
+    return "alloc";
+  case GpuOpKind::Free:
+    return "free";
   }
   return "?";
 }
@@ -254,7 +265,8 @@ public:
     for (llvm::StringRef Name :
          {"sa_stream", "sa_streams_", "sa_release_streams", "sa_event", "sa_events_",
           "sa_is_page_locked", "sa_pinned_malloc", "sa_pinned_calloc", "sa_pinned_free",
-          "sa_register", "sa_registered_malloc", "sa_registered_calloc", "sa_registered_free"})
+          "sa_register", "sa_registered_malloc", "sa_registered_calloc", "sa_registered_free",
+          "sa_free_async"})
       if (!Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Name)).empty())
         S.Blockers.push_back("it already defines `" + Name.str() +
                              "` (was it transformed before?)");
@@ -264,6 +276,7 @@ public:
     FunctionSummaries Device;
     llvm::raw_string_ostream Dump(Result.Dump);
     CallsDeviceReset = S.CallsDeviceReset;
+    QueriesMemory = S.QueriesMemory;
     if (dumps(DumpStage::Summaries))
       Device.print(Dump, Ctx);
     for (const FunctionDecl *F : S.Functions)
@@ -301,29 +314,105 @@ private:
   Preprocessor &PP;
   unsigned GraphClusters = 0;
   bool CallsDeviceReset = false;
+  bool QueriesMemory = false;
 
   bool dumps(DumpStage D) const { return llvm::is_contained(Options.Dumps, D); }
+
+  /// Marks every group with an allocation or release that cannot be
+  /// stream-ordered (kept synchronous by the CRA or the rewrite, or a release
+  /// that may free memory outside the group). Returns whether any was.
+  static bool demoteAllocGroups(const FunctionAccesses &FA, const CraResult &Cra,
+                                std::vector<AllocGroup> &Groups) {
+    llvm::DenseMap<const Expr *, unsigned> OpOf;
+    for (const GpuOp &Op : FA.ops())
+      OpOf[Op.Call] = Op.Id;
+    bool Demoted = false;
+    for (AllocGroup &G : Groups) {
+      if (!G.WhySync.empty())
+        continue;
+      std::set<ObjectId> Memory; // what the group's allocations create
+      for (const CallExpr *Call : G.Allocs)
+        if (auto It = OpOf.find(Call); It != OpOf.end())
+          for (auto [Obj, Mode] : FA.ops()[It->second].Effects.entries())
+            Memory.insert(Obj);
+      auto Check = [&](const CallExpr *Call) -> std::string {
+        auto It = OpOf.find(Call);
+        if (It == OpOf.end())
+          return "its call on line " +
+                 std::to_string(
+                     FA.function().getASTContext().getSourceManager().getSpellingLineNumber(
+                         Call->getBeginLoc())) +
+                 " is not an op of `" + FA.name() + "`";
+        const GpuOp &Op = FA.ops()[It->second];
+        std::string Where = Op.Callee + " on line " + std::to_string(Op.Line);
+        if (!Cra.Ops[Op.Id].Async)
+          return "its " + Where + " stays synchronous: " + Cra.Ops[Op.Id].WhySync;
+        if (Op.Effects.touchesUnknown())
+          return "what " + Where + " frees or creates is memory the analysis cannot name";
+        for (auto [Obj, Mode] : Op.Effects.entries())
+          if (!Memory.count(Obj))
+            return Where + " may free memory that the group's allocations do not make (" +
+                   FA.describe(Obj) + ")";
+        return "";
+      };
+      for (const CallExpr *Call : G.Allocs)
+        if (G.WhySync.empty())
+          G.WhySync = Check(Call);
+      for (const CallExpr *Call : G.Frees)
+        if (G.WhySync.empty())
+          G.WhySync = Check(Call);
+      Demoted |= !G.WhySync.empty();
+    }
+    return Demoted;
+  }
+
+  /// The allocations and releases left synchronous, with the reason, in the
+  /// report (the converted ones are reported as ops).
+  void reportAllocGroups(const FunctionDecl &F, ASTContext &Ctx,
+                         const std::vector<AllocGroup> &Groups) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const AllocGroup &G : Groups) {
+      if (G.WhySync.empty())
+        continue;
+      auto Add = [&](const CallExpr *Call, const char *Kind) {
+        OpReport R;
+        R.Function = F.getQualifiedNameAsString();
+        R.Line = SM.getSpellingLineNumber(SM.getFileLoc(Call->getBeginLoc()));
+        R.Column = SM.getSpellingColumnNumber(SM.getFileLoc(Call->getBeginLoc()));
+        R.Callee = Kind == llvm::StringRef("alloc") ? "cudaMalloc" : "cudaFree";
+        R.Kind = Kind;
+        R.Reason = "not stream-ordered: " + G.WhySync;
+        Result.Report.Ops.push_back(std::move(R));
+      };
+      for (const CallExpr *Call : G.Allocs)
+        Add(Call, "alloc");
+      for (const CallExpr *Call : G.Frees)
+        Add(Call, "free");
+    }
+  }
 
   void runFunction(const FunctionDecl &F, ASTContext &Ctx, FunctionSummaries &Device,
                    FileRewriter &Rewriter, const std::vector<std::string> &FileBlockers,
                    llvm::raw_ostream &Dump) {
-    FunctionAccesses FA(F, Ctx, Device);
-    // Functions without GPU ops need no rewrite, unless they are main or
-    // reset the device (the stream pool is released there).
-    if (FA.ops().empty() && !F.isMain() && !Device.get(&F).ResetsDevice)
-      return;
-    std::vector<std::string> Blocked = Rewriter.rewritability(FA);
-    for (const GpuOp &Op : FA.ops())
-      if (Blocked[Op.Id].empty() && Op.UsesTemporary)
-        Blocked[Op.Id] = "it uses a temporary object that is destroyed at the end of the statement";
-    if (!FileBlockers.empty())
-      for (std::string &Why : Blocked)
-        Why = "the file is left unchanged: " + FileBlockers.front();
-    // CRA decides which ops run asynchronously; DFSA puts them on streams;
-    // CRA runs again with the plan, so that a wait synchronises only the
-    // streams of the ops it must. A wait that the text would put before an
-    // op it covers (both from one macro expansion) cannot be placed: such
-    // ops stay synchronous and everything is planned again.
+    // Device buffers whose whole life is in view may get stream-ordered
+    // allocations and releases: those calls are then GPU ops of their own.
+    std::vector<AllocGroup> Groups;
+    if (Options.StreamOrderedAlloc && FileBlockers.empty())
+      Groups = findStreamOrderedAllocs(F, Ctx);
+    for (AllocGroup &G : Groups) {
+      if (!G.WhySync.empty())
+        continue;
+      if (CallsDeviceReset)
+        G.WhySync = "the file calls cudaDeviceReset, which destroys the stream-ordered memory pool";
+      else if (QueriesMemory)
+        G.WhySync = "the file queries free device memory (cudaMemGetInfo), which memory kept by "
+                    "the stream-ordered pool would change";
+    }
+    // Ops made synchronous in an earlier round (by the call that makes them),
+    // which survive the analysis being rebuilt with fewer stream-ordered calls.
+    llvm::DenseMap<const Expr *, std::string> Carried;
+    std::unique_ptr<FunctionAccesses> FAOwner;
+    std::vector<std::string> Blocked;
     CraResult Cra;
     StreamPlan Plan;
     // The program's own device syncs: each is decided by running the analysis
@@ -332,6 +421,36 @@ private:
     std::vector<ExplicitSync> Syncs;
     std::vector<SyncDecision> SyncDecisions;
     while (true) {
+      std::vector<const Expr *> StreamOrdered;
+      for (const AllocGroup &G : Groups)
+        if (G.WhySync.empty()) {
+          llvm::append_range(StreamOrdered, G.Allocs);
+          llvm::append_range(StreamOrdered, G.Frees);
+        }
+      FAOwner = std::make_unique<FunctionAccesses>(F, Ctx, Device, StreamOrdered);
+      const FunctionAccesses &FA = *FAOwner;
+      // Functions without GPU ops need no rewrite, unless they are main or
+      // reset the device (the stream pool is released there).
+      if (FA.ops().empty() && !F.isMain() && !Device.get(&F).ResetsDevice) {
+        reportAllocGroups(F, Ctx, Groups);
+        return;
+      }
+      Blocked = Rewriter.rewritability(FA);
+      for (const GpuOp &Op : FA.ops()) {
+        if (Blocked[Op.Id].empty() && Op.UsesTemporary)
+          Blocked[Op.Id] =
+              "it uses a temporary object that is destroyed at the end of the statement";
+        if (auto It = Carried.find(Op.Call); Blocked[Op.Id].empty() && It != Carried.end())
+          Blocked[Op.Id] = It->second;
+      }
+      if (!FileBlockers.empty())
+        for (std::string &Why : Blocked)
+          Why = "the file is left unchanged: " + FileBlockers.front();
+      // CRA decides which ops run asynchronously; DFSA puts them on streams;
+      // CRA runs again with the plan, so that a wait synchronises only the
+      // streams (or events) of the ops it must. A wait that the text would put
+      // before an op it covers (both from one macro expansion) cannot be
+      // placed: such ops stay synchronous and everything is planned again.
       auto Analyse = [&](llvm::ArrayRef<const Expr *> Ignored, StreamPlan &P) {
         CraResult C = runCra(FA, Blocked, InactiveIfs, nullptr, Ignored);
         P = planStreams(FA, C, Options.Schedule);
@@ -341,24 +460,36 @@ private:
         }
         return C;
       };
-      std::vector<const Expr *> Dropped;
-      if (FileBlockers.empty()) {
-        Cra = Analyse({}, Plan);
-        Syncs = findExplicitSyncs(FA, Device, Cra);
-        SyncDecisions = decideRedundantSyncs(Syncs, FA, [&](llvm::ArrayRef<const Expr *> Ignored) {
-          StreamPlan Unused;
-          return Analyse(Ignored, Unused);
-        });
-        if (Options.DropRedundantSyncs)
-          Dropped = droppedSyncCalls(Syncs, SyncDecisions);
+      while (true) {
+        std::vector<const Expr *> Dropped;
+        if (FileBlockers.empty()) {
+          Cra = Analyse({}, Plan);
+          Syncs = findExplicitSyncs(FA, Device, Cra);
+          SyncDecisions =
+              decideRedundantSyncs(Syncs, FA, [&](llvm::ArrayRef<const Expr *> Ignored) {
+                StreamPlan Unused;
+                return Analyse(Ignored, Unused);
+              });
+          if (Options.DropRedundantSyncs)
+            Dropped = droppedSyncCalls(Syncs, SyncDecisions);
+        }
+        Cra = Analyse(Dropped, Plan);
+        std::vector<unsigned> Misplaced = Rewriter.misplacedWaits(FA, Cra);
+        if (Misplaced.empty())
+          break;
+        for (unsigned Op : Misplaced) {
+          Blocked[Op] = "the wait it needs would fall inside a macro expansion before it";
+          Carried[FA.ops()[Op].Call] = Blocked[Op];
+        }
       }
-      Cra = Analyse(Dropped, Plan);
-      std::vector<unsigned> Misplaced = Rewriter.misplacedWaits(FA, Cra);
-      if (Misplaced.empty())
+      // A group is converted whole or not at all: an allocation or release
+      // that stays synchronous (in a condition, a macro body, ...) keeps its
+      // partners synchronous too, and the function is analysed again.
+      if (!demoteAllocGroups(FA, Cra, Groups))
         break;
-      for (unsigned Op : Misplaced)
-        Blocked[Op] = "the wait it needs would fall inside a macro expansion before it";
     }
+    const FunctionAccesses &FA = *FAOwner;
+    reportAllocGroups(F, Ctx, Groups);
     std::vector<PinDecision> Pins = planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
     if (FileBlockers.empty()) {
       Rewriter.addFunction(FA, Cra, Plan);

@@ -133,7 +133,12 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
     if (!Chosen)
       Chosen = llvm::min_element(LastUse) - LastUse.begin();
     StreamOfUnit[U] = *Chosen;
-    Tail[*Chosen] = U;
+    // A stream-ordered release ends its buffer's chain: the work after it
+    // keeps following the op before it (same stream, no event needed).
+    bool OnlyFrees = llvm::all_of(
+        Units[U].Ops, [&](unsigned Op) { return FA.ops()[Op].Kind == GpuOpKind::Free; });
+    if (!OnlyFrees || Tail[*Chosen] < 0)
+      Tail[*Chosen] = U;
     LastUse[*Chosen] = U + 1;
     for (unsigned Op : Units[U].Ops)
       Plan.StreamOf[Op] = *Chosen;

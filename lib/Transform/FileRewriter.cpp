@@ -26,6 +26,7 @@ constexpr llvm::StringLiteral PoolArray = "sa_streams_";
 constexpr llvm::StringLiteral Release = "sa_release_streams";
 constexpr llvm::StringLiteral EventAccessor = "sa_event";
 constexpr llvm::StringLiteral EventArray = "sa_events_";
+constexpr llvm::StringLiteral FreeAsync = "sa_free_async";
 
 std::string streamExpr(unsigned Stream) {
   return (Accessor + "(" + llvm::Twine(Stream) + ")").str();
@@ -44,6 +45,7 @@ struct FileRewriter::Impl {
   std::optional<unsigned> LastStream;
   unsigned NumEvents = 0; ///< events used by the functions added so far
   bool PinnedHelpers = false, RegisteredHelpers = false;
+  bool FreeHelper = false; ///< a stream-ordered cudaFree was rewritten
   std::vector<InsertionPoint> Releases;
 
   explicit Impl(ASTContext &Ctx)
@@ -226,7 +228,11 @@ void FileRewriter::Impl::rewriteOp(const GpuOp &Op, unsigned Stream) {
   }
   const auto *Callee = cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
   unsigned Name = *spelledOffset(Callee->getLocation(), nullptr);
-  Edits.replace(Name, Op.Api->Name.size(), Op.Api->AsyncName.str());
+  // A stream-ordered release keeps cudaFree's documented meaning for a null
+  // pointer (nothing happens), which cudaFreeAsync does not document.
+  bool Free = Op.Kind == GpuOpKind::Free;
+  FreeHelper |= Free;
+  Edits.replace(Name, Op.Api->Name.size(), Free ? FreeAsync.str() : Op.Api->AsyncName.str());
   unsigned Explicit = 0;
   for (const Expr *Arg : Call->arguments())
     Explicit += !isa<CXXDefaultArgExpr>(Arg);
@@ -445,6 +451,12 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
          << "    if (cudaEvent_t e = slot.exchange(nullptr))\n"
          << "      cudaEventDestroy(e);\n";
     OS << "}\n";
+    if (P->FreeHelper)
+      OS << "// streamalloc: cudaFree made stream-ordered; like cudaFree, it does nothing for "
+            "null.\n"
+         << "static inline cudaError_t " << FreeAsync << "(void *p, cudaStream_t s) {\n"
+         << "  return p ? cudaFreeAsync(p, s) : cudaSuccess;\n"
+         << "}\n";
     if (P->PinnedHelpers || P->RegisteredHelpers)
       OS << "// streamalloc: a failed CUDA call here is handled (pageable memory is used), so\n"
          << "// its error is cleared rather than reported by a later call.\n"

@@ -3,7 +3,7 @@
 // Unknown, and the report says why.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu --dump=accesses > %t.dump
+// RUN: %streamalloc --stream-ordered-alloc=off %t.cu --dump=accesses > %t.dump
 // RUN: %FileCheck %s --check-prefix=DUMP < %t.dump
 #include <cstdlib>
 

@@ -3,7 +3,7 @@
 // and write; they order with the tool's blocking streams on the GPU.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu --dump=accesses | %FileCheck %s
+// RUN: %streamalloc --stream-ordered-alloc=off %t.cu --dump=accesses | %FileCheck %s
 __device__ float sym[16];
 
 int main() {

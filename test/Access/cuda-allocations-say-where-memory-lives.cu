@@ -3,7 +3,7 @@
 // cudaHostAlloc pinned on the host, cudaMallocManaged reachable from both.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu --dump=accesses | %FileCheck %s
+// RUN: %streamalloc --stream-ordered-alloc=off %t.cu --dump=accesses | %FileCheck %s
 int main() {
   float *d, *p, *h, *ha, *m;
   size_t pitch;

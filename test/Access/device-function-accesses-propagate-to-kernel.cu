@@ -3,7 +3,7 @@
 // pointers reads and writes what the helper reads and writes.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu --dump=accesses > %t.dump
+// RUN: %streamalloc --stream-ordered-alloc=off %t.cu --dump=accesses > %t.dump
 // RUN: %FileCheck %s --check-prefix=DUMP < %t.dump
 
 __device__ void accumulate(float *acc, const float *v, int i) { acc[i] += v[i]; }

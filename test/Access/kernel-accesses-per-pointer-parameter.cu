@@ -3,7 +3,7 @@
 // only stores to gives W, and scalars passed by value give nothing.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu --dump=accesses > %t.dump
+// RUN: %streamalloc --stream-ordered-alloc=off %t.cu --dump=accesses > %t.dump
 // RUN: %FileCheck %s --check-prefix=DUMP < %t.dump
 
 __global__ void axpy(const float *x, float *y, float a, int n) {

@@ -37,12 +37,14 @@ int main() {
   // CHECK: cudaStreamSynchronize(sa_stream([[S]]));  // streamalloc: out is read below (written by cudaMemcpy on line 32)
   // CHECK-NEXT: printf("out %f\n", out[3]);
   cudaFree(d);
+  // CHECK: sa_free_async(d, sa_stream([[S]]));
   free(in);
   free(mid);
   free(out);
+  // CHECK: cudaStreamSynchronize(sa_stream([[S]]));  // streamalloc: finish GPU work before leaving the function
   return 0;
 }
 
-// SCHEDULE: event 0 recorded on stream 0 after op2 (for the host)
+// SCHEDULE: event 0 recorded on stream 0 after op3 (for the host)
 // SCHEDULE: wait 0 syncs event 0
 // SCHEDULE: wait 1 syncs stream 0

@@ -2,7 +2,7 @@
 // pending is removed; a comment says why in its place.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu --drop-redundant-syncs --report-file=%t.report
+// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --drop-redundant-syncs --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not='{{^ *}}cudaDeviceSynchronize'
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %nvcc %t.out.cu

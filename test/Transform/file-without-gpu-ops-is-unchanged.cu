@@ -2,7 +2,7 @@
 // out byte for byte identical to its input: no pool, no release, no edits.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: diff %t.cu %t.out.cu
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 #include <cstdio>

@@ -79,6 +79,16 @@ cl::opt<bool> DropRedundantSyncs(
              "protect no host access (reported either way; off by default because timing code "
              "around a sync changes meaning)"),
     cl::cat(Category));
+
+enum class OnOff { On, Off };
+cl::opt<OnOff> StreamOrderedAlloc(
+    "stream-ordered-alloc",
+    cl::desc("cudaMalloc/cudaFree of device buffers whose whole life is in view become "
+             "cudaMallocAsync/cudaFreeAsync on the planned streams"),
+    cl::init(OnOff::On),
+    cl::values(clEnumValN(OnOff::On, "on", "where it is provably safe (default)"),
+               clEnumValN(OnOff::Off, "off", "keep every cudaMalloc and cudaFree synchronous")),
+    cl::cat(Category));
 cl::opt<std::string> GraphFile("graph",
                                cl::desc("Write each function's GPU-op dependency graph with the "
                                         "chosen streams to this file (Graphviz DOT)"),
@@ -191,6 +201,7 @@ int main(int argc, const char **argv) {
   Options.WantGraph = !GraphFile.empty();
   Options.Pin = Pin;
   Options.DropRedundantSyncs = DropRedundantSyncs;
+  Options.StreamOrderedAlloc = StreamOrderedAlloc == OnOff::On;
   Options.CudaPath = *Cuda;
   Options.ResourceDir = *ResourceDir;
   Options.Dumps.assign(Dumps.begin(), Dumps.end());

@@ -3,6 +3,7 @@
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/CRA/Cra.h"
+#include "streamalloc/Transform/StreamOrderedAlloc.h"
 
 #include "Support/ParseCuda.h"
 
@@ -25,10 +26,19 @@ struct Planned {
   CraResult Cra;
   StreamPlan Plan;
 
-  Planned(const std::string &Body, unsigned MaxStreams = 4) {
+  /// \p StreamOrdered: the cudaMalloc/cudaFree calls of the buffers whose
+  /// whole life is in view become ops of their own (GpuOpKind::Alloc/Free).
+  Planned(const std::string &Body, unsigned MaxStreams = 4, bool StreamOrdered = false) {
     AST = parseCuda(std::string(Prelude) + "void run(int n) {\n" + Body + "\n}\n");
     const clang::FunctionDecl *F = findFunction(*AST, "run");
-    FA = std::make_unique<FunctionAccesses>(*F, AST->getASTContext(), Device);
+    std::vector<const clang::Expr *> Calls;
+    if (StreamOrdered)
+      for (const AllocGroup &G : findStreamOrderedAllocs(*F, AST->getASTContext()))
+        if (G.WhySync.empty()) {
+          Calls.insert(Calls.end(), G.Allocs.begin(), G.Allocs.end());
+          Calls.insert(Calls.end(), G.Frees.begin(), G.Frees.end());
+        }
+    FA = std::make_unique<FunctionAccesses>(*F, AST->getASTContext(), Device, Calls);
     std::vector<std::string> Blocked(FA->ops().size());
     Cra = runCra(*FA, Blocked);
     ScheduleOptions Options;
@@ -188,6 +198,104 @@ h[0] += 1.0f;)cu");
   for (const EventWait &W : P.Plan.EventWaits)
     WaitsBeforeFirst |= W.Op == 0;
   EXPECT_TRUE(WaitsBeforeFirst);
+}
+
+bool hasEdge(const StreamPlan &Plan, unsigned From, unsigned To, bool Carried = false) {
+  return llvm::any_of(Plan.Edges, [&](const Dependency &E) {
+    return E.From == From && E.To == To && E.LoopCarried == Carried;
+  });
+}
+
+TEST(StreamPlan, AllocationAndReleaseAreOpsOrderedAroundTheBuffersUsers) {
+  Planned P(R"cu(float h[16], *d;
+cudaMalloc(&d, 64);
+cudaMemcpy(d, h, 64, cudaMemcpyHostToDevice);
+fill<<<1, 16>>>(d, 1.0f);
+cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+cudaFree(d);
+h[0] += 1.0f;)cu",
+            4, true);
+  ASSERT_EQ(P.FA->ops().size(), 5u);
+  EXPECT_EQ(P.FA->ops()[0].Kind, GpuOpKind::Alloc);
+  EXPECT_EQ(P.FA->ops()[4].Kind, GpuOpKind::Free);
+  // The allocation comes before every use, the release after every use.
+  for (unsigned Use = 1; Use <= 3; ++Use) {
+    EXPECT_TRUE(hasEdge(P.Plan, 0, Use)) << Use;
+    EXPECT_TRUE(hasEdge(P.Plan, Use, 4)) << Use;
+  }
+  EXPECT_TRUE(hasEdge(P.Plan, 0, 4));
+  // One chain: one stream, no edge event, and the release does not make the
+  // host wait before it. `h[0] += 1` waits for the copies' events (the
+  // release is queued after them); the release is waited for at the end.
+  for (unsigned Op = 0; Op < 5; ++Op)
+    EXPECT_EQ(P.stream(Op), P.stream(0)) << Op;
+  EXPECT_EQ(P.Plan.NumEdgeEvents, 0u);
+  ASSERT_EQ(P.Cra.Waits.size(), 2u);
+  EXPECT_EQ(P.Cra.Waits[0].Cause, WaitCause::Conflict);
+  EXPECT_EQ(P.Cra.Waits[0].Line, P.FA->ops()[4].Line + 1);
+  EXPECT_FALSE(llvm::is_contained(P.Cra.Waits[0].Covers, 4u));
+  EXPECT_TRUE(P.Plan.WaitStreams[0].empty());
+  EXPECT_FALSE(P.Plan.WaitEvents[0].empty());
+  EXPECT_EQ(P.Cra.Waits[1].Cause, WaitCause::FunctionEnd);
+  EXPECT_TRUE(llvm::is_contained(P.Cra.Waits[1].Covers, 4u));
+}
+
+TEST(StreamPlan, ReleaseWaitsForAnEventOfAUserOnAnotherStream) {
+  Planned P(R"cu(float ha[16], hb[16], *da, *db;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+cudaMemcpy(da, ha, 64, cudaMemcpyHostToDevice);
+cudaMemcpy(db, hb, 64, cudaMemcpyHostToDevice);
+add<<<1, 16>>>(da, db, db);
+cudaFree(da);
+cudaMemcpy(hb, db, 64, cudaMemcpyDeviceToHost);
+hb[0] += 1.0f;
+cudaFree(db);)cu",
+            4, true);
+  ASSERT_EQ(P.FA->ops().size(), 8u);
+  const unsigned FreeA = 5;
+  ASSERT_EQ(P.FA->ops()[FreeA].Kind, GpuOpKind::Free);
+  EXPECT_TRUE(hasEdge(P.Plan, 2, FreeA)); // the upload of da
+  EXPECT_TRUE(hasEdge(P.Plan, 4, FreeA)); // the kernel reading da
+  EXPECT_EQ(P.stream(FreeA), P.stream(4));
+  EXPECT_NE(P.stream(FreeA), P.stream(2));
+  // The upload of da is on the other stream: an event orders the release.
+  bool Waits = false;
+  for (const EventWait &W : P.Plan.EventWaits)
+    if (W.Op == FreeA)
+      for (unsigned E : W.Events)
+        Waits |= P.Plan.Records[E].Stream == P.stream(2);
+  EXPECT_TRUE(Waits);
+  // The release ends da's chain: the copy back of db stays on the kernel's
+  // stream (no event for it).
+  EXPECT_EQ(P.stream(6), P.stream(4));
+}
+
+TEST(StreamPlan, ReleaseInALoopOrdersTheNextIterationsAllocation) {
+  Planned P(R"cu(float *tmp;
+for (int i = 0; i < n; ++i) {
+  cudaMalloc(&tmp, 64);
+  fill<<<1, 16>>>(tmp, 1.0f);
+  cudaFree(tmp);
+})cu",
+            4, true);
+  ASSERT_EQ(P.FA->ops().size(), 3u);
+  EXPECT_TRUE(hasEdge(P.Plan, 2, 0, /*Carried=*/true));
+  EXPECT_TRUE(hasEdge(P.Plan, 1, 0, /*Carried=*/true));
+  EXPECT_EQ(P.stream(0), P.stream(2));
+  EXPECT_EQ(P.Plan.NumEvents, 0u);
+}
+
+TEST(StreamPlan, WithoutStreamOrderingAllocationsAreNoOps) {
+  Planned P(R"cu(float *d;
+cudaMalloc(&d, 64);
+fill<<<1, 16>>>(d, 1.0f);
+cudaFree(d);)cu");
+  ASSERT_EQ(P.FA->ops().size(), 1u);
+  EXPECT_EQ(P.FA->ops()[0].Kind, GpuOpKind::Launch);
+  // The release is a host access that waits for the kernel.
+  ASSERT_FALSE(P.Cra.Waits.empty());
+  EXPECT_EQ(P.Cra.Waits[0].Cause, WaitCause::Conflict);
 }
 
 } // namespace

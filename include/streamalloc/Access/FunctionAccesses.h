@@ -13,6 +13,8 @@
 
 #include "streamalloc/Access/MemoryObjects.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,7 +32,13 @@ namespace streamalloc {
 struct ApiFunction;
 class FunctionSummaries;
 
-enum class GpuOpKind { Copy, Set, Launch };
+enum class GpuOpKind {
+  Copy,
+  Set,
+  Launch,
+  Alloc, ///< cudaMalloc made stream-ordered: writes the fresh object when its stream reaches it
+  Free,  ///< cudaFree made stream-ordered: writes (frees) the object when its stream reaches it
+};
 
 /// A host-side call that enqueues device work.
 struct GpuOp {
@@ -62,7 +70,11 @@ struct StmtAccesses {
 
 class FunctionAccesses {
 public:
-  FunctionAccesses(const clang::FunctionDecl &F, clang::ASTContext &Ctx, FunctionSummaries &Device);
+  /// \p StreamOrdered: cudaMalloc/cudaFree calls to treat as GPU ops of their
+  /// own (GpuOpKind::Alloc/Free) because they will become stream-ordered;
+  /// any other allocation or release is a host access, as usual.
+  FunctionAccesses(const clang::FunctionDecl &F, clang::ASTContext &Ctx, FunctionSummaries &Device,
+                   llvm::ArrayRef<const clang::Expr *> StreamOrdered = {});
   ~FunctionAccesses();
   FunctionAccesses(FunctionAccesses &&);
 

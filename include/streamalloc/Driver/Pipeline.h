@@ -27,6 +27,9 @@ struct PipelineOptions {
   /// Remove the program's device syncs that protect no host access
   /// (--drop-redundant-syncs); they are reported either way.
   bool DropRedundantSyncs = false;
+  /// cudaMalloc/cudaFree of buffers whose whole life is in view become
+  /// cudaMallocAsync/cudaFreeAsync on the planned streams.
+  bool StreamOrderedAlloc = true;
 };
 
 struct FileResult {
