@@ -12,6 +12,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <optional>
@@ -45,6 +46,8 @@ struct FileRewriter::Impl {
   unsigned NumEvents = 0; ///< events used by the functions added so far
   bool PinnedHelpers = false, RegisteredHelpers = false;
   std::vector<InsertionPoint> Releases;
+  /// Single-statement bodies put in braces.
+  llvm::DenseSet<const Stmt *> WrappedBodies;
 
   explicit Impl(ASTContext &Ctx)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Buffer(SM.getBufferData(SM.getMainFileID())) {}
@@ -84,6 +87,8 @@ struct FileRewriter::Impl {
       return Where.Offset;
     if (Where.K == InsertionPoint::BlockEnd)
       return expansionOffset(cast<CompoundStmt>(Where.Anchor)->getRBracLoc());
+    if (Where.K == InsertionPoint::BodyEnd)
+      return bodyEndOffset(Where.Anchor, Ctx);
     return expansionOffset(Where.Anchor->getBeginLoc());
   }
 
@@ -106,6 +111,12 @@ struct FileRewriter::Impl {
     std::optional<unsigned> Offset = insertionOffset(Where);
     if (!Offset)
       return; // misplacedWaits() has kept the ops this wait would cover synchronous
+    // After a wrapped body, before its `}`: on the body's last line (the `}`
+    // may be on the next line, before the code that follows the body).
+    if (Where.K == InsertionPoint::BodyEnd) {
+      Edits.insert(*Offset, " " + Code + " /* streamalloc: " + Reason + " */");
+      return;
+    }
     if (!onlyBlanksBefore(*Offset)) {
       Edits.insert(*Offset, Code + " /* streamalloc: " + Reason + " */ ");
       return;
@@ -134,6 +145,8 @@ struct FileRewriter::Impl {
   bool canInsertAfter(const Stmt *S) const {
     unsigned Key = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
     while (true) {
+      if (WrappedBodies.contains(S))
+        return true;
       auto Parents = Ctx.getParents(*S);
       const Stmt *Parent = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
       if (!Parent)
@@ -158,12 +171,50 @@ struct FileRewriter::Impl {
       End = Semi + 1;
     size_t NL = Buffer.find('\n', End);
     llvm::StringRef Rest = Buffer.slice(End, NL).trim();
-    if (NL != llvm::StringRef::npos && (Rest.empty() || Rest.starts_with("//"))) {
+    if (NL != llvm::StringRef::npos && (Rest.empty() || Rest.starts_with("//")) &&
+        !WrappedBodies.contains(Wrapped(S))) {
       unsigned Begin = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
       Edits.insert(NL + 1, indentOf(Begin) + Code + "  // streamalloc: " + Reason + "\n");
       return;
     }
     Edits.insert(End, " " + Code + " /* streamalloc: " + Reason + " */");
+  }
+
+  /// The outermost statement of the macro expansion \p S comes from (S
+  /// itself without one).
+  const Stmt *Wrapped(const Stmt *S) const {
+    unsigned Key = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
+    while (true) {
+      auto Parents = Ctx.getParents(*S);
+      const Stmt *Parent = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+      if (!Parent || SM.getFileOffset(SM.getExpansionLoc(Parent->getBeginLoc())) != Key)
+        return S;
+      S = Parent;
+    }
+  }
+
+  /// Puts the bodies in \p Bodies in braces. The `{` goes after the `)`,
+  /// `else` or `do` before the body; the `}` after the body's `;`, on a line
+  /// of its own when nothing but a comment follows there (inserted now, so
+  /// that code inserted later before the next line's statement follows it),
+  /// otherwise on the same line (returned in \p Inline, to be inserted after
+  /// every other edit at that offset).
+  void wrapBodies(llvm::ArrayRef<std::pair<const Stmt *, const Stmt *>> Bodies,
+                  std::vector<unsigned> &Inline) {
+    for (auto [Owner, Body] : Bodies) {
+      WrappedBodies.insert(Body);
+      Edits.insert(*bodyOpenOffset(Owner, Body, Ctx), " {");
+    }
+    for (auto [Owner, Body] : llvm::reverse(Bodies)) {
+      unsigned Open = *bodyOpenOffset(Owner, Body, Ctx);
+      unsigned End = *bodyEndOffset(Body, Ctx);
+      size_t NL = Buffer.find('\n', End);
+      llvm::StringRef Rest = Buffer.slice(End, NL).trim();
+      if (NL != llvm::StringRef::npos && (Rest.empty() || Rest.starts_with("//")))
+        Edits.insert(NL + 1, indentOf(Open) + "}\n");
+      else
+        Inline.push_back(End);
+    }
   }
 
   std::optional<unsigned> opEnd(const GpuOp &Op) const {
@@ -328,6 +379,8 @@ std::vector<unsigned> FileRewriter::misplacedWaits(const FunctionAccesses &FA,
 
 void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
                                const StreamPlan &Plan) {
+  std::vector<unsigned> InlineCloses;
+  P->wrapBodies(Cra.Wrapped, InlineCloses);
   for (const GpuOp &Op : FA.ops())
     if (Plan.StreamOf[Op.Id])
       P->rewriteOp(Op, *Plan.StreamOf[Op.Id]);
@@ -368,6 +421,8 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
     P->insertAt({InsertionPoint::BeforeStmt, W.Statement}, Code,
                 "order after " + Producers + " (another stream)");
   }
+  for (unsigned End : InlineCloses)
+    P->Edits.insert(End, " }");
   P->NumEvents += Plan.NumEvents;
   llvm::append_range(P->Releases, Cra.Releases);
 }

@@ -184,7 +184,7 @@ if (c) {
 fill<<<1, 16>>>(d, 2.0f);)cu");
   ASSERT_GE(T.R.Waits.size(), 1u);
   EXPECT_EQ(T.R.Waits[0].Cause, WaitCause::LeavesFunction);
-  EXPECT_EQ(T.waitLines()[0], 4u);
+  EXPECT_EQ(T.waitLines()[0], 5u); // inside the branch, right before the return
 }
 
 TEST(Cra, ReadsInTheOpsOwnArgumentsDoNotKeepItSynchronous) {
