@@ -194,13 +194,17 @@ struct FileRewriter::Impl {
   }
 
   /// Puts the bodies in \p Bodies in braces. The `{` goes after the `)`,
-  /// `else` or `do` before the body; the `}` after the body's `;`, on a line
-  /// of its own when nothing but a comment follows there (inserted now, so
-  /// that code inserted later before the next line's statement follows it),
-  /// otherwise on the same line (returned in \p Inline, to be inserted after
-  /// every other edit at that offset).
+  /// `else` or `do` before the body; the `}` after the body's `;`, preceded
+  /// by the waits at the body's end (\p EndWaits: code and reason per body).
+  /// Nested bodies closing at one offset close innermost first, each after
+  /// its own end waits. On a line of its own when nothing but a comment
+  /// follows the body there (inserted now, so that code inserted later before
+  /// the next line's statement follows it); otherwise on the same line
+  /// (appended to \p Inline, to be inserted after every other edit there).
   void wrapBodies(llvm::ArrayRef<std::pair<const Stmt *, const Stmt *>> Bodies,
-                  std::vector<unsigned> &Inline) {
+                  const llvm::DenseMap<const Stmt *,
+                                       std::vector<std::pair<std::string, std::string>>> &EndWaits,
+                  std::vector<std::pair<unsigned, std::string>> &Inline) {
     for (auto [Owner, Body] : Bodies) {
       WrappedBodies.insert(Body);
       Edits.insert(*bodyOpenOffset(Owner, Body, Ctx), " {");
@@ -210,10 +214,20 @@ struct FileRewriter::Impl {
       unsigned End = *bodyEndOffset(Body, Ctx);
       size_t NL = Buffer.find('\n', End);
       llvm::StringRef Rest = Buffer.slice(End, NL).trim();
-      if (NL != llvm::StringRef::npos && (Rest.empty() || Rest.starts_with("//")))
+      bool OwnLine = NL != llvm::StringRef::npos && (Rest.empty() || Rest.starts_with("//"));
+      auto It = EndWaits.find(Body);
+      if (It != EndWaits.end())
+        for (const auto &[Code, Reason] : It->second) {
+          if (OwnLine)
+            Edits.insert(NL + 1, indentOf(*expansionOffset(Body->getBeginLoc())) + Code +
+                                     "  // streamalloc: " + Reason + "\n");
+          else
+            Inline.push_back({End, " " + Code + " /* streamalloc: " + Reason + " */"});
+        }
+      if (OwnLine)
         Edits.insert(NL + 1, indentOf(Open) + "}\n");
       else
-        Inline.push_back(End);
+        Inline.push_back({End, " }"});
     }
   }
 
@@ -379,8 +393,19 @@ std::vector<unsigned> FileRewriter::misplacedWaits(const FunctionAccesses &FA,
 
 void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
                                const StreamPlan &Plan) {
-  std::vector<unsigned> InlineCloses;
-  P->wrapBodies(Cra.Wrapped, InlineCloses);
+  // Waits at the end of a wrapped body go with its `}`.
+  llvm::DenseMap<const Stmt *, std::vector<std::pair<std::string, std::string>>> EndWaits;
+  auto WaitCode = [&](unsigned I) {
+    std::string Code;
+    for (unsigned Stream : Plan.WaitStreams[I])
+      Code += (Code.empty() ? "" : " ") + ("cudaStreamSynchronize(" + streamExpr(Stream) + ");");
+    return Code;
+  };
+  for (unsigned I = 0; I < Cra.Waits.size(); ++I)
+    if (Cra.Waits[I].Where.K == InsertionPoint::BodyEnd && !WaitCode(I).empty())
+      EndWaits[Cra.Waits[I].Where.Anchor].push_back({WaitCode(I), describeWait(Cra.Waits[I], FA)});
+  std::vector<std::pair<unsigned, std::string>> InlineCloses;
+  P->wrapBodies(Cra.Wrapped, EndWaits, InlineCloses);
   for (const GpuOp &Op : FA.ops())
     if (Plan.StreamOf[Op.Id])
       P->rewriteOp(Op, *Plan.StreamOf[Op.Id]);
@@ -400,9 +425,9 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
                          ");",
                      "marks the end of " + FA.ops()[R.Op].Callee + " for another stream");
   for (unsigned I = 0; I < Cra.Waits.size(); ++I) {
-    std::string Code;
-    for (unsigned Stream : Plan.WaitStreams[I])
-      Code += (Code.empty() ? "" : " ") + ("cudaStreamSynchronize(" + streamExpr(Stream) + ");");
+    if (Cra.Waits[I].Where.K == InsertionPoint::BodyEnd)
+      continue; // with the body's `}` above
+    std::string Code = WaitCode(I);
     if (!Code.empty())
       P->insertAt(Cra.Waits[I].Where, Code, describeWait(Cra.Waits[I], FA));
   }
@@ -421,8 +446,8 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
     P->insertAt({InsertionPoint::BeforeStmt, W.Statement}, Code,
                 "order after " + Producers + " (another stream)");
   }
-  for (unsigned End : InlineCloses)
-    P->Edits.insert(End, " }");
+  for (auto &[End, Text] : InlineCloses)
+    P->Edits.insert(End, Text);
   P->NumEvents += Plan.NumEvents;
   llvm::append_range(P->Releases, Cra.Releases);
 }
