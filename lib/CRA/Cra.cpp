@@ -8,6 +8,8 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -50,32 +52,6 @@ bool containsJumps(const Stmt *S) {
   return false;
 }
 
-/// The blocks nested directly in a control-flow statement that are analysed
-/// as regions of their own.
-void regionsOf(const Stmt *S, llvm::SmallVectorImpl<const CompoundStmt *> &Out) {
-  auto Body = [&](const Stmt *B) {
-    if (const auto *C = dyn_cast_or_null<CompoundStmt>(B))
-      Out.push_back(C);
-    else if (isa_and_nonnull<IfStmt>(B))
-      regionsOf(B, Out);
-  };
-  if (const auto *C = dyn_cast<CompoundStmt>(S))
-    Out.push_back(C);
-  else if (const auto *If = dyn_cast<IfStmt>(S)) {
-    Body(If->getThen());
-    Body(If->getElse());
-  } else if (const auto *For = dyn_cast<ForStmt>(S))
-    Body(For->getBody());
-  else if (const auto *While = dyn_cast<WhileStmt>(S))
-    Body(While->getBody());
-  else if (const auto *Do = dyn_cast<DoStmt>(S))
-    Body(Do->getBody());
-  else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
-    Body(Range->getBody());
-  else if (const auto *Switch = dyn_cast<SwitchStmt>(S))
-    Body(Switch->getBody());
-}
-
 /// Statements whose inner ops stay synchronous: handlers of a try block may
 /// be entered from any point inside it, and the body of an OpenMP directive
 /// runs on several host threads that meet at an implicit barrier.
@@ -103,6 +79,58 @@ const Stmt *unwrapLabels(const Stmt *S) {
   }
 }
 
+/// The token after which a `{` goes when \p Body (a single statement) of
+/// \p Owner is wrapped in braces.
+SourceLocation bodyOpenToken(const Stmt *Owner, const Stmt *Body) {
+  if (const auto *If = dyn_cast<IfStmt>(Owner))
+    return Body == If->getThen() ? If->getRParenLoc() : If->getElseLoc();
+  if (const auto *For = dyn_cast<ForStmt>(Owner))
+    return For->getRParenLoc();
+  if (const auto *While = dyn_cast<WhileStmt>(Owner))
+    return While->getRParenLoc();
+  if (const auto *Do = dyn_cast<DoStmt>(Owner))
+    return Do->getDoLoc();
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Owner))
+    return Range->getRParenLoc();
+  return {};
+}
+
+void merge(std::vector<unsigned> &Into, const std::vector<unsigned> &From) {
+  for (unsigned Op : From)
+    if (!llvm::is_contained(Into, Op))
+      Into.push_back(Op);
+}
+
+void eraseAll(std::vector<unsigned> &From, const std::vector<unsigned> &Ops) {
+  llvm::erase_if(From, [&](unsigned Op) { return llvm::is_contained(Ops, Op); });
+}
+
+/// The statements of a region: a block's, or the single-statement body itself.
+llvm::SmallVector<const Stmt *, 16> childrenOf(const Stmt *Region) {
+  llvm::SmallVector<const Stmt *, 16> Children;
+  if (const auto *Block = dyn_cast<CompoundStmt>(Region))
+    Children.append(Block->body_begin(), Block->body_end());
+  else
+    Children.push_back(Region);
+  return Children;
+}
+
+/// How a control-flow statement is analysed.
+struct Shape {
+  /// Evaluated before (or between) its regions; a wait they need goes before
+  /// the whole statement.
+  llvm::SmallVector<const Stmt *, 4> Header;
+  /// Single-statement bodies that cannot be wrapped in braces: analysed like
+  /// the header, their ops stay synchronous.
+  llvm::SmallVector<const Stmt *, 2> Fallback;
+  /// Blocks and wrappable bodies analysed statement by statement.
+  llvm::SmallVector<const Stmt *, 4> Regions;
+  bool Whole = false;  ///< everything inside counts before the statement
+  bool Opaque = false; ///< and no region inside is analysed
+  /// An unconditional device sync in these header parts runs before the regions.
+  llvm::SmallVector<const Stmt *, 2> RunsFirst;
+};
+
 class CraWalker {
 public:
   CraWalker(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
@@ -110,13 +138,15 @@ public:
             const std::vector<std::optional<unsigned>> *StreamOf,
             llvm::ArrayRef<const Expr *> IgnoredSyncs)
       : FA(FA), Blocked(Blocked), InactiveCode(InactiveCode), StreamOf(StreamOf),
-        IgnoredSyncs(IgnoredSyncs), SM(FA.function().getASTContext().getSourceManager()) {
+        IgnoredSyncs(IgnoredSyncs), Ctx(FA.function().getASTContext()), SM(Ctx.getSourceManager()) {
     R.Ops.resize(FA.ops().size());
+    TickOf.resize(FA.ops().size());
     for (const GpuOp &Op : FA.ops())
       R.Ops[Op.Id].WhySync =
           Blocked[Op.Id].empty()
-              ? "not a statement of its own in a block (in a condition, a single-statement "
-                "body, a try block or a jump); this version keeps such ops synchronous"
+              ? "not a statement of its own in a block (in a condition, a loop header, a jump, "
+                "a try block, an OpenMP region or a switch with nested case labels); this "
+                "version keeps such ops synchronous"
               : Blocked[Op.Id];
   }
 
@@ -131,6 +161,7 @@ public:
               lineOf(Body->getRBracLoc()));
     if (IsMain && (Body->body_empty() || !isa<ReturnStmt>(Body->body_back())))
       R.Releases.push_back({InsertionPoint::BlockEnd, Body});
+    finishWrapping();
     return std::move(R);
   }
 
@@ -140,7 +171,10 @@ private:
   const std::vector<unsigned> &InactiveCode;
   const std::vector<std::optional<unsigned>> *StreamOf;
   llvm::ArrayRef<const Expr *> IgnoredSyncs;
+  const ASTContext &Ctx;
   const SourceManager &SM;
+  CraResult R;
+  bool IsMain = false;
 
   /// Whether \p S completes all device work: one of its unconditional
   /// device-sync calls is not ignored. Records the sync point.
@@ -157,15 +191,46 @@ private:
   /// Loops around the statement being analysed, innermost last.
   std::vector<const Stmt *> LoopStack;
 
+  /// Logical time: each op is stamped when it is enqueued, so a region can
+  /// tell the ops it enqueued from those pending on entry.
+  unsigned Clock = 0;
+  std::vector<unsigned> TickOf;
+  /// A pass through a loop body: ops inside the loop stamped before Start
+  /// are pending from an earlier iteration.
+  struct Pass {
+    const Stmt *Loop;
+    unsigned Start;
+  };
+  std::vector<Pass> Passes;
+  /// When the innermost construct a break (continue) leaves was entered.
+  std::vector<unsigned> BreakStart, ContinueStart;
+  /// Depth of enclosing blocks (inside the function) that run destructors
+  /// when left: a break or continue through them must wait for everything.
+  unsigned DestructorBlocks = 0;
+  /// Single-statement bodies analysed as regions, with their owners, in the
+  /// order met.
+  std::vector<std::pair<const Stmt *, const Stmt *>> Bodies;
+
+  unsigned offsetOf(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
+  unsigned lineOf(SourceLocation L) const { return SM.getSpellingLineNumber(SM.getFileLoc(L)); }
+
+  /// The first `#if` with inactive code in [Begin, End), if any.
+  std::optional<unsigned> inactiveCodeIn(unsigned Begin, unsigned End) const {
+    for (unsigned Offset : InactiveCode)
+      if (Offset >= Begin && Offset < End)
+        return Offset;
+    return std::nullopt;
+  }
+
   /// The pending ops a wait for \p Conflicting must cover, and the streams
   /// on which ops stay pending past it (\p Partial). Without a stream plan:
   /// everything. With one, per stream of a conflicting op: when other ops
-  /// are queued on the stream after the conflicting ones, only the
+  /// were enqueued on the stream after the conflicting ones, only the
   /// conflicting ops are covered (the wait is for their events) and the
   /// rest stay pending; otherwise the whole stream is synchronised and
-  /// everything pending on it is covered. ("After" is the pending list's
-  /// order, which a loop or a join can blur; it only decides which of two
-  /// sound waits is used.)
+  /// everything pending on it is covered. ("After" is the analysis' logical
+  /// time, which a loop or a join can blur; it only chooses between two
+  /// sound waits.)
   std::vector<unsigned> coveredBy(const std::vector<unsigned> &Pending,
                                   const std::vector<unsigned> &Conflicting,
                                   std::vector<unsigned> &Partial) const {
@@ -179,17 +244,15 @@ private:
       Streams.push_back(*(*StreamOf)[Op]);
     }
     for (unsigned S : Streams) {
-      if (llvm::is_contained(Partial, S))
-        continue;
-      bool AfterLastConflict = false;
-      for (unsigned Op : llvm::reverse(Pending)) {
-        if ((*StreamOf)[Op] != S)
-          continue;
-        if (llvm::is_contained(Conflicting, Op))
-          break;
-        AfterLastConflict = true;
-      }
-      if (AfterLastConflict)
+      unsigned LastConflict = 0;
+      for (unsigned Op : Conflicting)
+        if ((*StreamOf)[Op] == S)
+          LastConflict = std::max(LastConflict, TickOf[Op]);
+      bool LaterWork = llvm::any_of(Pending, [&](unsigned Op) {
+        return (*StreamOf)[Op] == S && !llvm::is_contained(Conflicting, Op) &&
+               TickOf[Op] > LastConflict;
+      });
+      if (LaterWork && !llvm::is_contained(Partial, S))
         Partial.push_back(S);
     }
     llvm::sort(Partial);
@@ -203,22 +266,23 @@ private:
     return Covered;
   }
 
-  unsigned offsetOf(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
-
-  /// The first `#if` with inactive code in [Begin, End), if any.
-  std::optional<unsigned> inactiveCodeIn(unsigned Begin, unsigned End) const {
-    for (unsigned Offset : InactiveCode)
-      if (Offset >= Begin && Offset < End)
-        return Offset;
-    return std::nullopt;
+  bool inside(unsigned Op, const Stmt *S) const {
+    unsigned At = offsetOf(FA.ops()[Op].Call->getBeginLoc());
+    return offsetOf(S->getBeginLoc()) <= At && At <= offsetOf(S->getEndLoc());
   }
-  CraResult R;
-  bool IsMain = false;
 
-  unsigned lineOf(SourceLocation L) const { return SM.getSpellingLineNumber(SM.getFileLoc(L)); }
+  /// The covered ops enqueued earlier on the path through the code being
+  /// analysed (their statements precede the wait in the text); the others
+  /// are pending from an earlier iteration of a loop around the wait.
+  std::vector<unsigned> enqueuedHere(const std::vector<unsigned> &Covered) const {
+    std::vector<unsigned> Here;
+    for (unsigned Op : Covered)
+      if (!llvm::any_of(Passes,
+                        [&](const Pass &P) { return TickOf[Op] <= P.Start && inside(Op, P.Loop); }))
+        Here.push_back(Op);
+    return Here;
+  }
 
-  /// \p EnqueuedHere: the covered ops enqueued earlier in this pass through
-  /// the block (the rest come from enclosing code or earlier iterations).
   void addWait(InsertionPoint Where, const std::vector<unsigned> &Covers, WaitCause Cause,
                unsigned Line, Wait W = {}, std::optional<std::vector<unsigned>> EnqueuedHere = {}) {
     W.Where = Where;
@@ -230,6 +294,25 @@ private:
       if (!R.Ops[Op].WaitIndex)
         R.Ops[Op].WaitIndex = R.Waits.size();
     R.Waits.push_back(std::move(W));
+  }
+
+  /// A wait before \p S for what \p State holds (only the conflicting ops'
+  /// streams, given \p Conflicting and a stream plan).
+  void waitBefore(std::vector<unsigned> &State, const Stmt *S, WaitCause Cause, Wait W = {},
+                  const std::vector<unsigned> &Conflicting = {}) {
+    std::vector<unsigned> Covered = coveredBy(State, Conflicting, W.PartialStreams);
+    addWait({InsertionPoint::BeforeStmt, S}, Covered, Cause, lineOf(S->getBeginLoc()), std::move(W),
+            enqueuedHere(Covered));
+    eraseAll(State, Covered);
+  }
+
+  InsertionPoint endOf(const Stmt *Region) const {
+    return {isa<CompoundStmt>(Region) ? InsertionPoint::BlockEnd : InsertionPoint::BodyEnd, Region};
+  }
+  unsigned endLine(const Stmt *Region) const {
+    if (const auto *Block = dyn_cast<CompoundStmt>(Region))
+      return lineOf(Block->getRBracLoc());
+    return lineOf(Region->getEndLoc());
   }
 
   /// Host accesses of \p S plus the effects of the ops in it that will stay
@@ -273,13 +356,114 @@ private:
     return First;
   }
 
-  /// Ops in \p S that sit in statements of their own inside blocks nested in
-  /// it and may therefore be made asynchronous there.
+  /// Whether \p Body, a single-statement body of \p Owner, is analysed as a
+  /// block of its own (the rewriter can wrap it in braces).
+  bool wrappable(const Stmt *Owner, const Stmt *Body) const {
+    if (!Body || isa<CompoundStmt, NullStmt>(Body) || unwrapLabels(Body) != Body)
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(Owner); If && Body == If->getElse() && isa<IfStmt>(Body))
+      return false; // `else if`: the nested if is part of the chain
+    return bodyOpenOffset(Owner, Body, Ctx) && bodyEndOffset(Body, Ctx);
+  }
+
+  /// Adds \p Body of \p Owner to \p Sh as a region or, when it cannot be
+  /// wrapped, as a fallback part.
+  void addBody(Shape &Sh, const Stmt *Owner, const Stmt *Body) const {
+    if (!Body)
+      return;
+    if (isa<CompoundStmt>(Body) || wrappable(Owner, Body))
+      Sh.Regions.push_back(Body);
+    else
+      Sh.Fallback.push_back(Body);
+  }
+
+  static void addHeader(Shape &Sh, const Stmt *Part) {
+    if (Part)
+      Sh.Header.push_back(Part);
+  }
+
+  /// Whether every case label of \p Switch sits directly in its body block.
+  static bool casesAtTopLevel(const SwitchStmt *Switch) {
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(Switch->getBody());
+    if (!Body)
+      return false;
+    unsigned Top = 0, All = 0;
+    for (const SwitchCase *C = Switch->getSwitchCaseList(); C; C = C->getNextSwitchCase())
+      ++All;
+    for (const Stmt *Child : Body->body())
+      for (const Stmt *S = Child; isa<SwitchCase, LabelStmt, AttributedStmt>(S);) {
+        if (const auto *C = dyn_cast<SwitchCase>(S)) {
+          ++Top;
+          S = C->getSubStmt();
+        } else if (const auto *L = dyn_cast<LabelStmt>(S))
+          S = L->getSubStmt();
+        else
+          S = cast<AttributedStmt>(S)->getSubStmt();
+      }
+    return Top == All;
+  }
+
+  Shape shapeOf(const Stmt *S) const {
+    Shape Sh;
+    if (isOpaqueRegion(S)) {
+      Sh.Whole = Sh.Opaque = true;
+    } else if (isa<CompoundStmt>(S)) {
+      Sh.Regions.push_back(S);
+    } else if (const auto *If = dyn_cast<IfStmt>(S)) {
+      Sh.RunsFirst = {If->getInit(), If->getConditionVariableDeclStmt(), If->getCond()};
+      for (const IfStmt *I = If; I;) {
+        addHeader(Sh, I->getInit());
+        addHeader(Sh, I->getConditionVariableDeclStmt());
+        addHeader(Sh, I->getCond());
+        addBody(Sh, I, I->getThen());
+        const auto *Nested = dyn_cast_or_null<IfStmt>(I->getElse());
+        if (!Nested)
+          addBody(Sh, I, I->getElse());
+        I = Nested;
+      }
+    } else if (const auto *For = dyn_cast<ForStmt>(S)) {
+      Sh.RunsFirst = {For->getInit()};
+      addHeader(Sh, For->getInit());
+      addHeader(Sh, For->getConditionVariableDeclStmt());
+      addHeader(Sh, For->getCond());
+      addHeader(Sh, For->getInc());
+      addBody(Sh, S, For->getBody());
+    } else if (const auto *While = dyn_cast<WhileStmt>(S)) {
+      addHeader(Sh, While->getConditionVariableDeclStmt());
+      addHeader(Sh, While->getCond());
+      addBody(Sh, S, While->getBody());
+    } else if (const auto *Do = dyn_cast<DoStmt>(S)) {
+      addHeader(Sh, Do->getCond());
+      addBody(Sh, S, Do->getBody());
+    } else if (const auto *Switch = dyn_cast<SwitchStmt>(S)) {
+      if (!casesAtTopLevel(Switch)) {
+        Sh.Whole = Sh.Opaque = true;
+      } else {
+        Sh.RunsFirst = {Switch->getInit(), Switch->getConditionVariableDeclStmt(),
+                        Switch->getCond()};
+        addHeader(Sh, Switch->getInit());
+        addHeader(Sh, Switch->getConditionVariableDeclStmt());
+        addHeader(Sh, Switch->getCond());
+        Sh.Regions.push_back(Switch->getBody());
+      }
+    } else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S)) {
+      // The element reads of a range-for are not modelled per iteration:
+      // the whole statement is checked before it (as in the first version).
+      Sh.Whole = true;
+      addBody(Sh, S, Range->getBody());
+      Sh.Fallback.clear();
+    }
+    return Sh;
+  }
+
+  /// Ops in \p S that sit in statements of their own inside regions nested
+  /// in it and may therefore be made asynchronous there.
   void nestedCandidates(const Stmt *S, llvm::SmallVectorImpl<unsigned> &Out) const {
-    llvm::SmallVector<const CompoundStmt *, 4> Regions;
-    regionsOf(S, Regions);
-    for (const CompoundStmt *Region : Regions)
-      for (const Stmt *Child : Region->body()) {
+    Shape Sh = shapeOf(S);
+    if (Sh.Opaque)
+      return;
+    for (const Stmt *Region : Sh.Regions)
+      for (const Stmt *Child : childrenOf(Region)) {
         const Stmt *Inner = unwrapLabels(Child);
         if (isControlFlow(Inner)) {
           nestedCandidates(Inner, Out);
@@ -321,28 +505,62 @@ private:
     return {};
   }
 
+  /// Ops of \p State enqueued since \p Start.
+  std::vector<unsigned> since(const std::vector<unsigned> &State, unsigned Start) const {
+    std::vector<unsigned> Ops;
+    llvm::copy_if(State, std::back_inserter(Ops), [&](unsigned Op) { return TickOf[Op] > Start; });
+    return Ops;
+  }
+
+  /// Whether a break (or continue) leaving to \p Starts' innermost target
+  /// must wait: ops were enqueued since the target was entered (the loop's
+  /// exit or next iteration only accounts for what reaches the end of the
+  /// body), or destructors run on the way.
+  bool leavingNeedsWait(const std::vector<unsigned> &State,
+                        const std::vector<unsigned> &Starts) const {
+    if (State.empty())
+      return false;
+    if (DestructorBlocks || Starts.empty())
+      return true;
+    return !since(State, Starts.back()).empty();
+  }
+
   /// Analyses a loop body with the ops its previous iterations may leave
   /// pending (a fixpoint over the back edge). Returns the ops that may still
-  /// be pending when the loop ends. When they would conflict with the loop
-  /// header, use a variable declared in the body (it dies every iteration),
-  /// or the loop is a range-for (its element reads are not modelled per
-  /// iteration), the body waits at its end instead and nothing is returned.
-  std::vector<unsigned> processLoopBody(const Stmt *Loop, const CompoundStmt *Body,
+  /// be pending when the loop ends, besides \p Outer. When they would
+  /// conflict with the loop header, use a variable declared in the body (it
+  /// dies every iteration), or the loop is a range-for (its element reads
+  /// are not modelled per iteration), the body waits at its end instead and
+  /// nothing is returned.
+  std::vector<unsigned> processLoopBody(const Stmt *Loop, const Stmt *Body,
                                         const std::vector<unsigned> &Outer) {
     const CraResult Saved = R;
     LoopStack.push_back(Loop);
     llvm::scope_exit PopLoop([&] { LoopStack.pop_back(); });
-    std::vector<unsigned> Head = Outer, Left;
+    auto RunPass = [&](const std::vector<unsigned> &Head) {
+      unsigned Start = Clock;
+      Passes.push_back({Loop, Start});
+      BreakStart.push_back(Start);
+      ContinueStart.push_back(Start);
+      std::vector<unsigned> Out = processRegion(Body, Head, /*MayNotRun=*/true);
+      Passes.pop_back();
+      BreakStart.pop_back();
+      ContinueStart.pop_back();
+      return Out;
+    };
+    std::vector<unsigned> Head = Outer, Out;
     while (true) {
-      Left = processRegion(Body, Head, /*MayNotRun=*/true);
+      Out = RunPass(Head);
       bool Grew = false;
-      for (unsigned Op : Left)
+      for (unsigned Op : Out)
         if (!llvm::is_contained(Head, Op))
           Head.push_back(Op), Grew = true;
       if (!Grew)
         break;
       R = Saved; // analyse again from the larger loop-head state
     }
+    std::vector<unsigned> Left = Out;
+    eraseAll(Left, Outer);
     bool CarryOver = !isa<CXXForRangeStmt>(Loop) && !usesBlockLocals(Left, Body, Loop);
     const llvm::SmallVector<unsigned, 1> NoAsyncOps;
     for (const Stmt *Part : loopHeader(Loop)) {
@@ -354,18 +572,20 @@ private:
     if (CarryOver || Left.empty())
       return Left;
     R = Saved;
-    Left = processRegion(Body, Outer, /*MayNotRun=*/true);
+    Left = RunPass(Outer);
+    eraseAll(Left, Outer);
     if (!Left.empty())
-      addWait({InsertionPoint::BlockEnd, Body}, Left, WaitCause::BlockEnd,
-              lineOf(Body->getRBracLoc()));
+      addWait(endOf(Body), Left, WaitCause::BlockEnd, endLine(Body));
     return {};
   }
 
-  /// Whether any of \p Ops may use a variable declared in \p Block (an op
-  /// whose effects are Unknown may, if the block declares one whose address
+  /// Whether any of \p Ops may use a variable declared in \p Region (an op
+  /// whose effects are Unknown may, if the region declares one whose address
   /// is taken).
-  bool usesBlockLocals(const std::vector<unsigned> &Ops, const CompoundStmt *Block,
+  bool usesBlockLocals(const std::vector<unsigned> &Ops, const Stmt *Region,
                        const Stmt *Owner) const {
+    if (Ops.empty())
+      return false;
     llvm::SmallPtrSet<const VarDecl *, 8> Locals;
     auto AddDecls = [&](const Stmt *S) {
       if (const auto *DS = dyn_cast_or_null<DeclStmt>(S))
@@ -373,7 +593,7 @@ private:
           if (const auto *V = dyn_cast<VarDecl>(D))
             Locals.insert(V);
     };
-    for (const Stmt *Child : Block->body())
+    for (const Stmt *Child : childrenOf(Region))
       AddDecls(unwrapLabels(Child));
     // Variables of the owning statement's init-statement or condition die
     // with it too (`if (float r[4]; c)`, `for (float b[2]; ...)`).
@@ -399,6 +619,22 @@ private:
     return false;
   }
 
+  /// After \p Region (of the statements \p Owners, innermost first) ends
+  /// with \p Out pending: the ops it enqueued wait at its end when \p Force
+  /// or when they use a variable that dies with it.
+  std::vector<unsigned> finishRegion(const Stmt *Region, llvm::ArrayRef<const Stmt *> Owners,
+                                     std::vector<unsigned> Out, unsigned Start, bool Force) {
+    std::vector<unsigned> Local = since(Out, Start);
+    if (Local.empty())
+      return Out;
+    if (Force ||
+        llvm::any_of(Owners, [&](const Stmt *O) { return usesBlockLocals(Local, Region, O); })) {
+      addWait(endOf(Region), Local, WaitCause::BlockEnd, endLine(Region));
+      eraseAll(Out, Local);
+    }
+    return Out;
+  }
+
   void trace(const Stmt *S, const std::vector<unsigned> &Pending) {
     std::string Line = "line " + std::to_string(lineOf(S->getBeginLoc())) + ": pending {";
     for (unsigned I = 0; I < Pending.size(); ++I)
@@ -406,13 +642,10 @@ private:
     R.Trace.push_back(Line + "}");
   }
 
-  /// Processes the statements of one block. \p Inherited are ops pending from
-  /// enclosing blocks; none of them conflicts with anything in this block.
-  /// Returns the ops of this block still pending at its end.
-  /// Whether leaving \p Block runs destructors of objects it declares (calls
-  /// the analysis does not follow).
-  static bool destroysLocals(const CompoundStmt *Block) {
-    for (const Stmt *Child : Block->body())
+  /// Whether leaving \p Children runs destructors of objects they declare
+  /// (calls the analysis does not follow).
+  static bool destroysLocals(llvm::ArrayRef<const Stmt *> Children) {
+    for (const Stmt *Child : Children)
       if (const auto *DS = dyn_cast<DeclStmt>(unwrapLabels(Child)))
         for (const Decl *D : DS->decls())
           if (const auto *V = dyn_cast<VarDecl>(D);
@@ -421,118 +654,99 @@ private:
     return false;
   }
 
-  /// Depth of enclosing blocks (inside the function) that run destructors
-  /// when left: a break or continue through them must wait for everything.
-  unsigned DestructorBlocks = 0;
-
-  std::vector<unsigned> processRegion(const CompoundStmt *Block, std::vector<unsigned> Inherited,
-                                      bool MayNotRun) {
-    bool Destroys = destroysLocals(Block);
-    DestructorBlocks += Destroys;
-    std::vector<unsigned> Left = processBlock(Block, std::move(Inherited), MayNotRun, Destroys);
-    DestructorBlocks -= Destroys;
-    return Left;
+  /// Records \p Body of \p Owner as analysed in a block of its own.
+  void noteBody(const Stmt *Owner, const Stmt *Body) {
+    if (!isa<CompoundStmt>(Body) && !llvm::is_contained(Bodies, std::make_pair(Owner, Body)))
+      Bodies.push_back({Owner, Body});
   }
 
-  std::vector<unsigned> processBlock(const CompoundStmt *Block, std::vector<unsigned> Inherited,
-                                     bool MayNotRun, bool Destroys) {
-    std::vector<unsigned> Local;
-    auto All = [&] {
-      std::vector<unsigned> V = Inherited;
-      V.insert(V.end(), Local.begin(), Local.end());
-      return V;
+  /// The bodies that hold an async op or an insertion point are wrapped in
+  /// braces; a stream-pool release in a body that is not (before a `return`
+  /// or a device reset in it) is dropped: the control-flow statement around
+  /// it has one before it where needed, as before.
+  void finishWrapping() {
+    // Code goes before a statement at the start of its outermost macro
+    // expansion: a statement starting where a body starts (the body itself,
+    // or a statement inside the macro expansion the body is) puts code at
+    // the top level of that body.
+    llvm::DenseMap<unsigned, const Stmt *> BodyAt;
+    for (auto [Owner, Body] : Bodies)
+      BodyAt.try_emplace(offsetOf(Body->getBeginLoc()), Body);
+    auto BodyOf = [&](const Stmt *S) -> const Stmt * {
+      if (!S)
+        return nullptr;
+      auto It = BodyAt.find(offsetOf(S->getBeginLoc()));
+      return It == BodyAt.end() ? nullptr : It->second;
     };
-    auto WaitBefore = [&](const Stmt *S, WaitCause Cause, Wait W = {},
-                          const std::vector<unsigned> &Conflicting = {}) {
-      std::vector<unsigned> Covered = coveredBy(All(), Conflicting, W.PartialStreams);
-      auto IsCovered = [&](unsigned Op) { return llvm::is_contained(Covered, Op); };
-      std::vector<unsigned> Here;
-      llvm::copy_if(Local, std::back_inserter(Here), IsCovered);
-      addWait({InsertionPoint::BeforeStmt, S}, Covered, Cause, lineOf(S->getBeginLoc()),
-              std::move(W), Here);
-      llvm::erase_if(Local, IsCovered);
-      llvm::erase_if(Inherited, IsCovered);
-    };
+    llvm::SmallPtrSet<const Stmt *, 8> Need;
+    for (const Wait &W : R.Waits) {
+      if (W.Where.K == InsertionPoint::BodyEnd) {
+        Need.insert(W.Where.Anchor);
+      } else if (W.Where.K == InsertionPoint::BlockEnd) {
+        auto It = BodyAt.find(offsetOf(cast<CompoundStmt>(W.Where.Anchor)->getRBracLoc()));
+        if (It != BodyAt.end())
+          Need.insert(It->second);
+      } else if (const Stmt *Body = BodyOf(W.Where.Anchor)) {
+        Need.insert(Body);
+      }
+    }
+    for (const OpDecision &D : R.Ops)
+      if (const Stmt *Body = D.Async ? BodyOf(D.Statement) : nullptr)
+        Need.insert(Body);
+    for (auto [Owner, Body] : Bodies)
+      if (Need.count(Body))
+        R.Wrapped.push_back({Owner, Body});
+    llvm::erase_if(R.Releases, [&](const InsertionPoint &P) {
+      const Stmt *Body = P.K == InsertionPoint::BeforeStmt ? BodyOf(P.Anchor) : nullptr;
+      return Body && !Need.count(Body);
+    });
+  }
 
-    unsigned Previous = offsetOf(Block->getLBracLoc());
+  /// Analyses the statements of \p Region (a block, or a wrapped
+  /// single-statement body) from the pending set \p State. Returns the set
+  /// at its end (empty when no path falls off its end). \p CaseEntry: for a
+  /// switch body, the set on entry, merged in at each case label.
+  std::vector<unsigned> processRegion(const Stmt *Region, std::vector<unsigned> State,
+                                      bool MayNotRun,
+                                      const std::vector<unsigned> *CaseEntry = nullptr) {
+    llvm::SmallVector<const Stmt *, 16> Children = childrenOf(Region);
+    bool Destroys = destroysLocals(Children);
+    DestructorBlocks += Destroys;
+    llvm::scope_exit Restore([&] { DestructorBlocks -= Destroys; });
+    const auto *Block = dyn_cast<CompoundStmt>(Region);
+
+    unsigned Previous = Block ? offsetOf(Block->getLBracLoc()) : offsetOf(Region->getBeginLoc());
     // Code in an inactive #if branch between statements may, when compiled
     // in, touch anything: wait before its directive.
     auto InactiveBefore = [&](unsigned Next) {
       std::optional<unsigned> Directive = inactiveCodeIn(Previous, Next);
-      if (Directive && !All().empty()) {
-        addWait({InsertionPoint::BeforeDirective, nullptr, *Directive}, All(),
+      if (Directive && !State.empty()) {
+        addWait({InsertionPoint::BeforeDirective, nullptr, *Directive}, State,
                 WaitCause::InactiveCode, SM.getLineNumber(SM.getMainFileID(), *Directive));
-        Local.clear();
-        Inherited.clear();
+        State.clear();
       }
     };
 
-    for (const Stmt *Child : Block->body()) {
+    for (const Stmt *Child : Children) {
+      // A case label is also reached from the switch head.
+      if (CaseEntry && isa<SwitchCase>(Child))
+        merge(State, *CaseEntry);
       const Stmt *S = unwrapLabels(Child);
       InactiveBefore(offsetOf(Child->getBeginLoc()));
       Previous = offsetOf(Child->getEndLoc());
-      trace(S, All());
+      trace(S, State);
       StmtAccesses A = FA.accessesOf(S, MayNotRun);
-      if (std::optional<unsigned> Inside = inactiveCodeIn(offsetOf(S->getBeginLoc()), Previous)) {
+      std::optional<unsigned> Inside = inactiveCodeIn(offsetOf(S->getBeginLoc()), Previous);
+
+      if (isControlFlow(S)) {
+        processControl(S, A, Inside, State, MayNotRun);
+        continue;
+      }
+      if (Inside) {
         A.Host.add(UnknownObject, ReadWriteAccess);
         if (A.UnknownWhy.empty())
           A.UnknownWhy = "code in an inactive #if branch on line " +
                          std::to_string(SM.getLineNumber(SM.getMainFileID(), *Inside));
-      }
-
-      if (isControlFlow(S)) {
-        llvm::SmallVector<unsigned, 8> Candidates;
-        if (!isOpaqueRegion(S))
-          nestedCandidates(S, Candidates);
-        Exits E;
-        bool IsLoop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
-        findExits(S, IsLoop, IsLoop || isa<SwitchStmt>(S), E);
-        AccessSet Accesses = effectiveAccesses(A, Candidates);
-        std::vector<unsigned> Conflicting;
-        if (std::optional<Wait> W = conflict(All(), Accesses, A.UnknownWhy, &Conflicting))
-          WaitBefore(S, WaitCause::Conflict, std::move(*W), Conflicting);
-        // A conflict wait covers only the conflicting ops' streams: leaving the
-        // function or block still waits for the rest.
-        if (E.LeavesFunction && !All().empty())
-          WaitBefore(S, WaitCause::LeavesFunction);
-        else if (E.LeavesBlock && !Local.empty())
-          WaitBefore(S, WaitCause::LeavesBlock);
-        // The stream pool must be released before a cudaDeviceReset anywhere
-        // in S destroys its streams (also one in a condition).
-        if (A.ResetsDevice)
-          R.Releases.push_back({InsertionPoint::BeforeStmt, S});
-        // A device sync inside a branch or loop may not run: it clears nothing.
-        llvm::SmallVector<const CompoundStmt *, 4> Regions;
-        if (!isOpaqueRegion(S))
-          regionsOf(S, Regions);
-        std::vector<unsigned> Outer = All();
-        std::vector<unsigned> FlowOut;
-        for (const CompoundStmt *Region : Regions) {
-          bool Loop = isLoop(S);
-          std::vector<unsigned> Left =
-              Loop ? processLoopBody(S, Region, Outer)
-                   : processRegion(Region, Outer, MayNotRun || !isa<CompoundStmt, DoStmt>(S));
-          // Ops of a block that runs at most once per execution of S, or of a
-          // loop body whose next iterations and header they do not conflict
-          // with, may stay pending after it (the union over its paths), unless
-          // they use a variable that dies with the block. A switch body waits.
-          if (!Left.empty() && ((!Loop && !runsAtMostOnce(S)) || usesBlockLocals(Left, Region, S)))
-            addWait({InsertionPoint::BlockEnd, Region}, Left, WaitCause::BlockEnd,
-                    lineOf(Region->getRBracLoc()));
-          else
-            for (unsigned Op : Left)
-              if (!llvm::is_contained(FlowOut, Op))
-                FlowOut.push_back(Op);
-        }
-        // `CHECK(cudaDeviceSynchronize())`: the body of a do-while(0) without
-        // jumps runs exactly once, so a device sync at its top level runs.
-        if (A.SyncsDevice && isa<DoStmt>(S) && runsAtMostOnce(S) && !containsJumps(S) &&
-            syncsDevice(S, A, All())) {
-          Local.clear();
-          Inherited.clear();
-        }
-        llvm::append_range(Local, FlowOut);
-        continue;
       }
 
       bool Jump = isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(S);
@@ -557,42 +771,225 @@ private:
 
       AccessSet Accesses = effectiveAccesses(A, Async);
       std::vector<unsigned> Conflicting;
-      if (std::optional<Wait> W = conflict(All(), Accesses, A.UnknownWhy, &Conflicting))
-        WaitBefore(S, WaitCause::Conflict, std::move(*W), Conflicting);
+      if (std::optional<Wait> W = conflict(State, Accesses, A.UnknownWhy, &Conflicting))
+        waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
       // A conflict wait covers only the conflicting ops' streams: a jump out of
       // the function or block still waits for the rest.
-      if ((isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) && !All().empty())
-        WaitBefore(S, WaitCause::LeavesFunction);
-      else if (isa<BreakStmt, ContinueStmt>(S) && !(DestructorBlocks ? All() : Local).empty())
-        WaitBefore(S, WaitCause::LeavesBlock);
+      if ((isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) && !State.empty())
+        waitBefore(State, S, WaitCause::LeavesFunction);
+      else if ((isa<BreakStmt>(S) && leavingNeedsWait(State, BreakStart)) ||
+               (isa<ContinueStmt>(S) && leavingNeedsWait(State, ContinueStart)))
+        waitBefore(State, S, WaitCause::LeavesBlock);
 
       if (A.ResetsDevice || (IsMain && isa<ReturnStmt>(S)))
         R.Releases.push_back({InsertionPoint::BeforeStmt, S});
-      if (syncsDevice(S, A, All())) {
-        Local.clear();
-        Inherited.clear();
-      }
+      if (syncsDevice(S, A, State))
+        State.clear();
       for (unsigned Op : Async) {
         R.Ops[Op].Async = true;
         R.Ops[Op].WhySync.clear();
         R.Ops[Op].Statement = S;
         R.Ops[Op].Loops.assign(LoopStack.rbegin(), LoopStack.rend());
-        Local.push_back(Op);
+        TickOf[Op] = ++Clock;
+        if (!llvm::is_contained(State, Op))
+          State.push_back(Op);
       }
-      if (Jump) {
-        Local.clear(); // what follows is reached only through a label
-        Inherited.clear();
-      }
+      if (Jump)
+        State.clear(); // what follows is reached only through a label
     }
-    InactiveBefore(offsetOf(Block->getRBracLoc()));
+    InactiveBefore(Block ? offsetOf(Block->getRBracLoc()) : Previous);
     // The destructors of the block's objects run at its `}` and may touch
     // anything: everything pending is waited for before them.
-    if (Destroys && !All().empty()) {
-      addWait({InsertionPoint::BlockEnd, Block}, All(), WaitCause::BlockEnd,
-              lineOf(Block->getRBracLoc()));
-      Local.clear();
+    if (Destroys && !State.empty()) {
+      addWait(endOf(Region), State, WaitCause::BlockEnd, endLine(Region));
+      State.clear();
     }
-    return Local;
+    return State;
+  }
+
+  /// The branches of the if/else-if chain \p If (its conditions were checked
+  /// before the chain) from \p In; returns the union over its paths.
+  std::vector<unsigned> processIf(const IfStmt *If, const std::vector<unsigned> &In,
+                                  llvm::SmallVector<const Stmt *, 4> Owners) {
+    Owners.insert(Owners.begin(), If);
+    auto Branch = [&](const Stmt *Body) -> std::vector<unsigned> {
+      if (!Body)
+        return In;
+      if (const auto *Nested = dyn_cast<IfStmt>(Body); Nested && Body == If->getElse())
+        return processIf(Nested, In, Owners);
+      if (!isa<CompoundStmt>(Body) && !wrappable(If, Body))
+        return In; // analysed with the condition; its ops stay synchronous
+      noteBody(If, Body);
+      unsigned Start = Clock;
+      std::vector<unsigned> Out = processRegion(Body, In, /*MayNotRun=*/true);
+      return finishRegion(Body, Owners, std::move(Out), Start, /*Force=*/false);
+    };
+    std::vector<unsigned> Out = Branch(If->getThen());
+    merge(Out, Branch(If->getElse()));
+    return Out;
+  }
+
+  /// What the statements that run on every pass through \p Region may touch
+  /// (its statements outside nested branches, and the conditions and headers
+  /// of nested statements), with the ops that may run asynchronously left out.
+  void everyPass(const Stmt *Region, AccessSet &Out, std::string &Why) const {
+    const llvm::SmallVector<unsigned, 1> NoAsyncOps;
+    auto Add = [&](const StmtAccesses &A, const llvm::SmallVectorImpl<unsigned> &Async) {
+      Out.addAll(effectiveAccesses(A, Async));
+      if (Why.empty())
+        Why = A.UnknownWhy;
+    };
+    for (const Stmt *Child : childrenOf(Region)) {
+      const Stmt *S = unwrapLabels(Child);
+      if (!isControlFlow(S)) {
+        StmtAccesses A = FA.accessesOf(S, true);
+        llvm::SmallVector<unsigned, 4> Async;
+        for (unsigned Op : A.Ops)
+          if (Blocked[Op].empty())
+            Async.push_back(Op);
+        Add(A, Async);
+        continue;
+      }
+      Shape Sh = shapeOf(S);
+      if (Sh.Whole) {
+        llvm::SmallVector<unsigned, 8> Candidates;
+        nestedCandidates(S, Candidates);
+        Add(FA.accessesOf(S, true), Candidates);
+        continue;
+      }
+      for (const Stmt *Part : Sh.Header)
+        Add(FA.accessesOf(Part, true), NoAsyncOps);
+      for (const Stmt *Part : Sh.Fallback)
+        Add(FA.accessesOf(Part, true), NoAsyncOps);
+      if (!isa<IfStmt, SwitchStmt>(S))
+        for (const Stmt *Nested : Sh.Regions)
+          everyPass(Nested, Out, Why);
+    }
+  }
+
+  void processControl(const Stmt *S, const StmtAccesses &A, std::optional<unsigned> Inside,
+                      std::vector<unsigned> &State, bool MayNotRun) {
+    bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+    bool BreakTarget = Loop || isa<SwitchStmt>(S);
+    Shape Sh = shapeOf(S);
+    AccessSet Pre;
+    std::string PreWhy;
+    Exits E;
+    if (Sh.Whole) {
+      llvm::SmallVector<unsigned, 8> Candidates;
+      nestedCandidates(S, Candidates);
+      Pre = effectiveAccesses(A, Candidates);
+      PreWhy = A.UnknownWhy;
+      findExits(S, Loop, BreakTarget, E);
+      if (Inside) {
+        Pre.add(UnknownObject, ReadWriteAccess);
+        if (PreWhy.empty())
+          PreWhy = "code in an inactive #if branch on line " +
+                   std::to_string(SM.getLineNumber(SM.getMainFileID(), *Inside));
+      }
+    } else {
+      const llvm::SmallVector<unsigned, 1> NoAsyncOps;
+      auto AddPart = [&](const Stmt *Part, bool PartMayNotRun) {
+        StmtAccesses PA = FA.accessesOf(Part, PartMayNotRun);
+        Pre.addAll(effectiveAccesses(PA, NoAsyncOps));
+        if (PreWhy.empty())
+          PreWhy = PA.UnknownWhy;
+        findExits(Part, Loop, BreakTarget, E);
+      };
+      for (const Stmt *Part : Sh.Header)
+        AddPart(Part, MayNotRun);
+      for (const Stmt *Body : Sh.Fallback) {
+        AddPart(Body, true);
+        for (unsigned Op : FA.accessesOf(Body, true).Ops)
+          if (Blocked[Op].empty())
+            R.Ops[Op].WhySync = "in a single-statement body that braces cannot be put around "
+                                "(it starts or ends inside a macro expansion)";
+      }
+      // A wait for ops pending before a loop that every iteration would
+      // execute goes before the loop, once, rather than into its body.
+      if (isLoop(S) && !Sh.Regions.empty())
+        everyPass(Sh.Regions.front(), Pre, PreWhy);
+      bool InRegion = Inside && llvm::any_of(Sh.Regions, [&](const Stmt *Region) {
+                        return offsetOf(Region->getBeginLoc()) <= *Inside &&
+                               *Inside <= offsetOf(Region->getEndLoc());
+                      });
+      if (Inside && !InRegion) {
+        Pre.add(UnknownObject, ReadWriteAccess);
+        if (PreWhy.empty())
+          PreWhy = "code in an inactive #if branch on line " +
+                   std::to_string(SM.getLineNumber(SM.getMainFileID(), *Inside));
+      }
+    }
+    std::vector<unsigned> Conflicting;
+    if (std::optional<Wait> W = conflict(State, Pre, PreWhy, &Conflicting))
+      waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
+    // A conflict wait covers only the conflicting ops' streams: leaving the
+    // function or block still waits for the rest.
+    if (E.LeavesFunction && !State.empty())
+      waitBefore(State, S, WaitCause::LeavesFunction);
+    else if (E.LeavesBlock &&
+             leavingNeedsWait(State, BreakStart.size() && ContinueStart.size() &&
+                                             ContinueStart.back() < BreakStart.back()
+                                         ? ContinueStart
+                                         : BreakStart))
+      waitBefore(State, S, WaitCause::LeavesBlock);
+    // The stream pool must be released before a cudaDeviceReset anywhere
+    // in S destroys its streams (also one in a condition).
+    if (A.ResetsDevice)
+      R.Releases.push_back({InsertionPoint::BeforeStmt, S});
+    if (Sh.Opaque)
+      return;
+    // A device sync in a condition (or for-init) that runs before the regions.
+    for (const Stmt *Part : Sh.RunsFirst)
+      if (Part && syncsDevice(Part, FA.accessesOf(Part, MayNotRun), State))
+        State.clear();
+
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      State = processIf(If, State, {});
+      return;
+    }
+    if (isa<CompoundStmt>(S)) {
+      unsigned Start = Clock;
+      std::vector<unsigned> Out = processRegion(S, State, MayNotRun);
+      State = finishRegion(S, {S}, std::move(Out), Start, /*Force=*/false);
+      return;
+    }
+    if (const auto *Switch = dyn_cast<SwitchStmt>(S)) {
+      const Stmt *Body = Switch->getBody();
+      unsigned Start = Clock;
+      BreakStart.push_back(Start);
+      std::vector<unsigned> Entry = State;
+      std::vector<unsigned> Out = processRegion(Body, State, /*MayNotRun=*/true, &Entry);
+      BreakStart.pop_back();
+      // A switch body waits at its end for the ops it enqueued.
+      Out = finishRegion(Body, {S}, std::move(Out), Start, /*Force=*/true);
+      merge(State, Out);
+      return;
+    }
+    if (Sh.Regions.empty())
+      return; // a body that cannot be wrapped: analysed with the header
+    const Stmt *Body = Sh.Regions.front();
+    noteBody(S, Body);
+    if (isLoop(S)) {
+      merge(State, processLoopBody(S, Body, State));
+      return;
+    }
+    // `do { } while (0)`: the body runs once; a break or continue leaves it.
+    unsigned Start = Clock;
+    BreakStart.push_back(Start);
+    ContinueStart.push_back(Start);
+    std::vector<unsigned> Out = processRegion(Body, State, MayNotRun);
+    BreakStart.pop_back();
+    ContinueStart.pop_back();
+    Out = finishRegion(Body, {S}, std::move(Out), Start, /*Force=*/false);
+    if (containsJumps(S))
+      merge(State, Out);
+    else
+      State = std::move(Out);
+    // `CHECK(cudaDeviceSynchronize())`: the body of a do-while(0) without
+    // jumps runs exactly once, so a device sync at its top level runs.
+    if (A.SyncsDevice && !containsJumps(S) && syncsDevice(S, A, State))
+      State.clear();
   }
 };
 
@@ -613,6 +1010,36 @@ std::string opDescription(const GpuOp &Op) {
 }
 
 } // namespace
+
+std::optional<unsigned> bodyOpenOffset(const Stmt *Owner, const Stmt *Body, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Token = bodyOpenToken(Owner, Body);
+  if (Token.isInvalid() || !Token.isFileID() || !SM.isWrittenInMainFile(Token))
+    return std::nullopt;
+  return SM.getFileOffset(Lexer::getLocForEndOfToken(Token, 0, SM, Ctx.getLangOpts()));
+}
+
+std::optional<unsigned> bodyEndOffset(const Stmt *Body, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(Body->getSourceRange()), SM, Ctx.getLangOpts());
+  if (Range.isInvalid() || !SM.isWrittenInMainFile(Range.getBegin()) ||
+      !SM.isWrittenInMainFile(Range.getEnd()))
+    return std::nullopt;
+  llvm::StringRef Buffer = SM.getBufferData(SM.getMainFileID());
+  unsigned End = SM.getFileOffset(Range.getEnd());
+  if (End == 0 || End > Buffer.size())
+    return std::nullopt;
+  size_t Next = Buffer.find_first_not_of(" \t", End);
+  if (Next != llvm::StringRef::npos && Buffer[Next] == ';')
+    End = Next + 1;
+  else if (Buffer[End - 1] != ';' && Buffer[End - 1] != '}')
+    return std::nullopt;
+  // The `}` goes right here: what follows must not be glued to it.
+  if (End < Buffer.size() && !llvm::StringRef(" \t\r\n/").contains(Buffer[End]))
+    return std::nullopt;
+  return End;
+}
 
 std::string describeWait(const Wait &W, const FunctionAccesses &FA) {
   switch (W.Cause) {

@@ -12,6 +12,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <optional>
@@ -47,6 +48,8 @@ struct FileRewriter::Impl {
   bool PinnedHelpers = false, RegisteredHelpers = false;
   bool FreeHelper = false; ///< a stream-ordered cudaFree was rewritten
   std::vector<InsertionPoint> Releases;
+  /// Single-statement bodies put in braces.
+  llvm::DenseSet<const Stmt *> WrappedBodies;
 
   explicit Impl(ASTContext &Ctx)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Buffer(SM.getBufferData(SM.getMainFileID())) {}
@@ -86,6 +89,8 @@ struct FileRewriter::Impl {
       return Where.Offset;
     if (Where.K == InsertionPoint::BlockEnd)
       return expansionOffset(cast<CompoundStmt>(Where.Anchor)->getRBracLoc());
+    if (Where.K == InsertionPoint::BodyEnd)
+      return bodyEndOffset(Where.Anchor, Ctx);
     return expansionOffset(Where.Anchor->getBeginLoc());
   }
 
@@ -108,6 +113,12 @@ struct FileRewriter::Impl {
     std::optional<unsigned> Offset = insertionOffset(Where);
     if (!Offset)
       return; // misplacedWaits() has kept the ops this wait would cover synchronous
+    // After a wrapped body, before its `}`: on the body's last line (the `}`
+    // may be on the next line, before the code that follows the body).
+    if (Where.K == InsertionPoint::BodyEnd) {
+      Edits.insert(*Offset, " " + Code + " /* streamalloc: " + Reason + " */");
+      return;
+    }
     if (!onlyBlanksBefore(*Offset)) {
       Edits.insert(*Offset, Code + " /* streamalloc: " + Reason + " */ ");
       return;
@@ -136,6 +147,8 @@ struct FileRewriter::Impl {
   bool canInsertAfter(const Stmt *S) const {
     unsigned Key = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
     while (true) {
+      if (WrappedBodies.contains(S))
+        return true;
       auto Parents = Ctx.getParents(*S);
       const Stmt *Parent = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
       if (!Parent)
@@ -160,12 +173,64 @@ struct FileRewriter::Impl {
       End = Semi + 1;
     size_t NL = Buffer.find('\n', End);
     llvm::StringRef Rest = Buffer.slice(End, NL).trim();
-    if (NL != llvm::StringRef::npos && (Rest.empty() || Rest.starts_with("//"))) {
+    if (NL != llvm::StringRef::npos && (Rest.empty() || Rest.starts_with("//")) &&
+        !WrappedBodies.contains(Wrapped(S))) {
       unsigned Begin = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
       Edits.insert(NL + 1, indentOf(Begin) + Code + "  // streamalloc: " + Reason + "\n");
       return;
     }
     Edits.insert(End, " " + Code + " /* streamalloc: " + Reason + " */");
+  }
+
+  /// The outermost statement of the macro expansion \p S comes from (S
+  /// itself without one).
+  const Stmt *Wrapped(const Stmt *S) const {
+    unsigned Key = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
+    while (true) {
+      auto Parents = Ctx.getParents(*S);
+      const Stmt *Parent = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+      if (!Parent || SM.getFileOffset(SM.getExpansionLoc(Parent->getBeginLoc())) != Key)
+        return S;
+      S = Parent;
+    }
+  }
+
+  /// Puts the bodies in \p Bodies in braces. The `{` goes after the `)`,
+  /// `else` or `do` before the body; the `}` after the body's `;`, preceded
+  /// by the waits at the body's end (\p EndWaits: code and reason per body).
+  /// Nested bodies closing at one offset close innermost first, each after
+  /// its own end waits. On a line of its own when nothing but a comment
+  /// follows the body there (inserted now, so that code inserted later before
+  /// the next line's statement follows it); otherwise on the same line
+  /// (appended to \p Inline, to be inserted after every other edit there).
+  void wrapBodies(llvm::ArrayRef<std::pair<const Stmt *, const Stmt *>> Bodies,
+                  const llvm::DenseMap<const Stmt *,
+                                       std::vector<std::pair<std::string, std::string>>> &EndWaits,
+                  std::vector<std::pair<unsigned, std::string>> &Inline) {
+    for (auto [Owner, Body] : Bodies) {
+      WrappedBodies.insert(Body);
+      Edits.insert(*bodyOpenOffset(Owner, Body, Ctx), " {");
+    }
+    for (auto [Owner, Body] : llvm::reverse(Bodies)) {
+      unsigned Open = *bodyOpenOffset(Owner, Body, Ctx);
+      unsigned End = *bodyEndOffset(Body, Ctx);
+      size_t NL = Buffer.find('\n', End);
+      llvm::StringRef Rest = Buffer.slice(End, NL).trim();
+      bool OwnLine = NL != llvm::StringRef::npos && (Rest.empty() || Rest.starts_with("//"));
+      auto It = EndWaits.find(Body);
+      if (It != EndWaits.end())
+        for (const auto &[Code, Reason] : It->second) {
+          if (OwnLine)
+            Edits.insert(NL + 1, indentOf(*expansionOffset(Body->getBeginLoc())) + Code +
+                                     "  // streamalloc: " + Reason + "\n");
+          else
+            Inline.push_back({End, " " + Code + " /* streamalloc: " + Reason + " */"});
+        }
+      if (OwnLine)
+        Edits.insert(NL + 1, indentOf(Open) + "}\n");
+      else
+        Inline.push_back({End, " }"});
+    }
   }
 
   std::optional<unsigned> opEnd(const GpuOp &Op) const {
@@ -334,11 +399,9 @@ std::vector<unsigned> FileRewriter::misplacedWaits(const FunctionAccesses &FA,
 
 void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
                                const StreamPlan &Plan) {
-  for (const GpuOp &Op : FA.ops())
-    if (Plan.StreamOf[Op.Id])
-      P->rewriteOp(Op, *Plan.StreamOf[Op.Id]);
-  // Records first: at an offset shared with a wait, the record must come
-  // before the wait (the wait may be for that very event).
+  // The bodies about to be wrapped in braces can be followed by code.
+  for (auto [Owner, Body] : Cra.Wrapped)
+    P->WrappedBodies.insert(Body);
   unsigned Base = P->NumEvents;
   // An event whose producer statement cannot be followed by code is
   // recorded right before each wait for it instead (the wait then also
@@ -346,16 +409,9 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
   std::vector<bool> RecordAtWait(Plan.NumEvents);
   for (const EventRecord &R : Plan.Records)
     RecordAtWait[R.Event] = !P->canInsertAfter(R.Statement);
-  for (const EventRecord &R : Plan.Records)
-    if (!RecordAtWait[R.Event])
-      P->insertAfter(R.Statement,
-                     "cudaEventRecord(" + eventExpr(Base + R.Event) + ", " + streamExpr(R.Stream) +
-                         ");",
-                     "marks the end of " + FA.ops()[R.Op].Callee +
-                         (R.Event < Plan.NumEdgeEvents ? " for another stream" : " for the host"));
-  for (unsigned I = 0; I < Cra.Waits.size(); ++I) {
-    // An event that cannot be recorded after its statement: the host waits
-    // for the whole stream instead (more than needed, never less).
+  auto WaitCode = [&](unsigned I) {
+    // A host wait for an event that cannot be recorded after its statement
+    // synchronises the whole stream instead (more than needed, never less).
     std::vector<unsigned> Streams = Plan.WaitStreams[I], Events;
     for (unsigned E : Plan.WaitEvents[I]) {
       if (!RecordAtWait[E])
@@ -369,6 +425,31 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
       Code += (Code.empty() ? "" : " ") + ("cudaStreamSynchronize(" + streamExpr(Stream) + ");");
     for (unsigned E : Events)
       Code += (Code.empty() ? "" : " ") + ("cudaEventSynchronize(" + eventExpr(Base + E) + ");");
+    return Code;
+  };
+  // Waits at the end of a wrapped body go with its `}`.
+  llvm::DenseMap<const Stmt *, std::vector<std::pair<std::string, std::string>>> EndWaits;
+  for (unsigned I = 0; I < Cra.Waits.size(); ++I)
+    if (Cra.Waits[I].Where.K == InsertionPoint::BodyEnd && !WaitCode(I).empty())
+      EndWaits[Cra.Waits[I].Where.Anchor].push_back({WaitCode(I), describeWait(Cra.Waits[I], FA)});
+  std::vector<std::pair<unsigned, std::string>> InlineCloses;
+  P->wrapBodies(Cra.Wrapped, EndWaits, InlineCloses);
+  for (const GpuOp &Op : FA.ops())
+    if (Plan.StreamOf[Op.Id])
+      P->rewriteOp(Op, *Plan.StreamOf[Op.Id]);
+  // Records first: at an offset shared with a wait, the record must come
+  // before the wait (the wait may be for that very event).
+  for (const EventRecord &R : Plan.Records)
+    if (!RecordAtWait[R.Event])
+      P->insertAfter(R.Statement,
+                     "cudaEventRecord(" + eventExpr(Base + R.Event) + ", " + streamExpr(R.Stream) +
+                         ");",
+                     "marks the end of " + FA.ops()[R.Op].Callee +
+                         (R.Event < Plan.NumEdgeEvents ? " for another stream" : " for the host"));
+  for (unsigned I = 0; I < Cra.Waits.size(); ++I) {
+    if (Cra.Waits[I].Where.K == InsertionPoint::BodyEnd)
+      continue; // with the body's `}` above
+    std::string Code = WaitCode(I);
     if (!Code.empty())
       P->insertAt(Cra.Waits[I].Where, Code, describeWait(Cra.Waits[I], FA));
   }
@@ -387,6 +468,8 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
     P->insertAt({InsertionPoint::BeforeStmt, W.Statement}, Code,
                 "order after " + Producers + " (another stream)");
   }
+  for (auto &[End, Text] : InlineCloses)
+    P->Edits.insert(End, Text);
   P->NumEvents += Plan.NumEvents;
   llvm::append_range(P->Releases, Cra.Releases);
 }

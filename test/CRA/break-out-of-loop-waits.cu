@@ -1,6 +1,8 @@
 // A `break` leaves the loop body, whose ops would otherwise be waited for at
-// its end: the host waits before the statement that breaks (the whole `if`,
-// whose condition is never split from its body).
+// its end: the host waits right before the `break`, inside the branch (the
+// single-statement body is put in braces); iterations that do not break keep
+// the kernels queued. (The first version waited before the whole `if`, on
+// every iteration.)
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
@@ -20,14 +22,16 @@ int main(int argc, char **argv) {
     // CHECK: step<<<1, 32, 0, sa_stream({{[0-9]+}})>>>(d);
     if (it == argc)
       break;
-    // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: finish GPU work before leaving the loop or switch
-    // CHECK-NEXT: if (it == argc)
+    // CHECK: if (it == argc) {
+    // CHECK-NEXT: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: finish GPU work before leaving the loop or switch
+    // CHECK-NEXT: break;
+    // CHECK-NEXT: }
     printf("%d\n", it);
   }
-  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: d is written below (written by cudaMemset on line 17)
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: d is written below (written by cudaMemset on line 19)
   // CHECK-NEXT: cudaFree(d);
   cudaFree(d);
   return 0;
 }
 
-// REPORT: {{.*}}:21: wait (leaves-block) for lines 17, 19: finish GPU work before leaving the loop or switch
+// REPORT: {{.*}}:24: wait (leaves-block) for lines 19, 21: finish GPU work before leaving the loop or switch

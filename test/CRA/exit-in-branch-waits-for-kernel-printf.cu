@@ -1,8 +1,9 @@
 // exit() in a branch may abandon pending GPU work, but not a kernel's
 // printf output, which the original program always showed (its cudaMemcpy
 // synchronised and flushed the text before the branch): the host waits for
-// a pending kernel that prints before any path that may exit. (Without this,
-// an H200 run with pinned h exited with status 3 and printed nothing.)
+// a pending kernel that prints before any path that may exit: right before
+// the exit() inside the branch. (Without this, an H200 run with pinned h
+// exited with status 3 and printed nothing.)
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
@@ -24,12 +25,16 @@ int main(int argc, char **argv) {
   if (argc > 1) {
     exit(3);
   }
-  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: the program's output is written below (written by kernel `hello` on line 21)
-  // CHECK-NEXT: if (argc > 1) {
+  // CHECK: if (argc > 1) {
+  // CHECK-NEXT: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: the program's output is written below (written by kernel `hello` on line 22)
+  // CHECK-NEXT: exit(3);
   h[0] = 1.0f;
-  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: h is written below (written by cudaMemcpy on line 23)
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: h is written below (written by cudaMemcpy on line 24)
   // CHECK-NEXT: h[0] = 1.0f;
   cudaFreeHost(h);
   cudaFree(d);
+  // The kernel and the memset are still pending on the path that did not exit.
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: d is written below (written by cudaMemset on line 21)
+  // CHECK-NEXT: cudaFree(d);
   return 0;
 }

@@ -32,7 +32,7 @@ int main() {
   printf("done\n");
   // CHECK: printf("done\n");
   cudaFree(d);
-  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: d is written below (written by cudaMemcpy on line 24)
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: d is written below (written by kernel `step` on line 27)
   // CHECK-NEXT: cudaFree(d);
   free(h);
   return 0;

@@ -27,5 +27,5 @@ int main() {
 }
 
 // REPORT: {{.*}}: 0 of 2 GPU ops made asynchronous on 0 stream(s), 0 wait(s) inserted
-// REPORT-NEXT: {{.*}}:16:7: cudaMemcpy: left synchronous: not a statement of its own in a block (in a condition, a single-statement body, a try block or a jump); this version keeps such ops synchronous
-// REPORT-NEXT: {{.*}}:21:7: cudaMemcpy: left synchronous: not a statement of its own in a block (in a condition, a single-statement body, a try block or a jump); this version keeps such ops synchronous
+// REPORT-NEXT: {{.*}}:16:7: cudaMemcpy: left synchronous: not a statement of its own in a block (in a condition, a loop header, a jump, a try block, an OpenMP region or a switch with nested case labels); this version keeps such ops synchronous
+// REPORT-NEXT: {{.*}}:21:7: cudaMemcpy: left synchronous: not a statement of its own in a block (in a condition, a loop header, a jump, a try block, an OpenMP region or a switch with nested case labels); this version keeps such ops synchronous

@@ -10,6 +10,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "gtest/gtest.h"
 
+#include <algorithm>
+
 using namespace streamalloc;
 using namespace streamalloc::test;
 
@@ -27,11 +29,39 @@ struct CraRun {
   std::unique_ptr<FunctionAccesses> FA;
   CraResult R;
 
-  explicit CraRun(const std::string &Body) {
+  std::string Body;
+
+  explicit CraRun(const std::string &Body) : Body(Body) {
     AST = parseCuda(std::string(Prelude) + "void run(int n, int c) {\n" + Body + "\n}\n");
     const clang::FunctionDecl *F = findFunction(*AST, "run");
     FA = std::make_unique<FunctionAccesses>(*F, AST->getASTContext(), Device);
     R = runCra(*FA, std::vector<std::string>(FA->ops().size()));
+  }
+  /// The pending set (op ids) traced before the statement on the line of
+  /// the snippet that holds \p Marker (e.g. `/*P1*/`).
+  std::vector<unsigned> pendingAt(const std::string &Marker) const {
+    size_t At = Body.find(Marker);
+    EXPECT_NE(At, std::string::npos) << Marker;
+    unsigned Line = std::count(Body.begin(), Body.begin() + At, '\n') + 1 + 5;
+    std::string Prefix = "line " + std::to_string(Line) + ": pending {";
+    for (const std::string &T : R.Trace) {
+      if (T.rfind(Prefix, 0) != 0)
+        continue;
+      std::vector<unsigned> Ops;
+      for (size_t Pos = T.find("op"); Pos != std::string::npos; Pos = T.find("op", Pos + 2))
+        Ops.push_back(std::stoul(T.substr(Pos + 2)));
+      return Ops;
+    }
+    ADD_FAILURE() << "no statement traced on the line of " << Marker;
+    return {};
+  }
+  /// Waits of \p Cause, by line of the snippet.
+  std::vector<unsigned> waitLines(WaitCause Cause) const {
+    std::vector<unsigned> Lines;
+    for (const Wait &W : R.Waits)
+      if (W.Cause == Cause)
+        Lines.push_back(W.Line - 5);
+    return Lines;
   }
   /// Line of the snippet (1 = first line of the body) where each wait goes.
   std::vector<unsigned> waitLines() const {
@@ -184,7 +214,7 @@ if (c) {
 fill<<<1, 16>>>(d, 2.0f);)cu");
   ASSERT_GE(T.R.Waits.size(), 1u);
   EXPECT_EQ(T.R.Waits[0].Cause, WaitCause::LeavesFunction);
-  EXPECT_EQ(T.waitLines()[0], 4u);
+  EXPECT_EQ(T.waitLines()[0], 5u); // inside the branch, right before the return
 }
 
 TEST(Cra, ReadsInTheOpsOwnArgumentsDoNotKeepItSynchronous) {
@@ -216,6 +246,170 @@ void run() { float *d; cudaMalloc(&d, 64); fill<<<1, 16>>>(d, 1.0f); })cu");
   EXPECT_FALSE(R.Ops[0].Async);
   EXPECT_EQ(R.Ops[0].WhySync, "spelled inside the body of macro `M`");
   EXPECT_TRUE(R.Waits.empty());
+}
+
+using Ops = std::vector<unsigned>;
+
+TEST(CraPending, IfElseWaitsOnlyInTheBranchThatReadsAndJoinsByUnion) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+if (c) {
+  n = (int)h[0]; /*P1*/
+  n = n + 1; /*P2*/
+} else {
+  n = 2; /*P3*/
+}
+n = n + 3; /*P4*/
+h[1] = 0; /*P5*/
+n = n + 4; /*P6*/)cu");
+  EXPECT_EQ(T.pendingAt("/*P1*/"), Ops{0});
+  EXPECT_EQ(T.pendingAt("/*P2*/"), Ops{});
+  EXPECT_EQ(T.pendingAt("/*P3*/"), Ops{0});
+  EXPECT_EQ(T.pendingAt("/*P4*/"), Ops{0}); // pending on the else path
+  EXPECT_EQ(T.pendingAt("/*P6*/"), Ops{});
+  EXPECT_EQ(T.waitLines(WaitCause::Conflict), (std::vector<unsigned>{5, 11}));
+}
+
+TEST(CraPending, BothBranchesWaitingLeavesNothingPendingAfterTheIf) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+if (c)
+  n = (int)h[0];
+else
+  n = (int)h[1];
+n = (int)h[2]; /*P1*/)cu");
+  EXPECT_EQ(T.pendingAt("/*P1*/"), Ops{});
+  EXPECT_EQ(T.waitLines(), (std::vector<unsigned>{5, 7}));
+  EXPECT_EQ(T.R.Wrapped.size(), 2u);
+}
+
+TEST(CraPending, LoopBackEdgeCarriesTheBodysOps) {
+  CraRun T(R"cu(float *d;
+cudaMalloc(&d, 64);
+for (int i = 0; i < n; ++i) {
+  c = c + 1; /*P1*/
+  fill<<<1, 16>>>(d, 1.0f);
+}
+c = 0; /*P2*/)cu");
+  EXPECT_EQ(T.pendingAt("/*P1*/"), Ops{0});
+  EXPECT_EQ(T.pendingAt("/*P2*/"), Ops{0});
+}
+
+TEST(CraPending, SwitchCaseMergesTheEntrySetAndTheFallthrough) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+switch (c) {
+case 0:
+  fill<<<1, 16>>>(d, 2.0f);
+  [[fallthrough]];
+case 1:
+  n = 1; /*P1*/
+  break;
+default:
+  n = 2; /*P2*/
+}
+n = 3; /*P3*/)cu");
+  EXPECT_EQ(T.pendingAt("/*P1*/"), (Ops{0, 1}));
+  EXPECT_EQ(T.pendingAt("/*P2*/"), Ops{0});
+  EXPECT_EQ(T.pendingAt("/*P3*/"), Ops{0});
+}
+
+TEST(CraPending, BreakAndContinueWaitForTheOpsOfTheirIteration) {
+  CraRun T(R"cu(float *d;
+cudaMalloc(&d, 64);
+for (int i = 0; i < n; ++i) {
+  fill<<<1, 16>>>(d, 1.0f);
+  if (i == c) {
+    n = 0; /*P1*/
+    break;
+  }
+  if (i == 2 * c)
+    continue;
+  n = n + 1; /*P2*/
+}
+c = 0; /*P3*/)cu");
+  EXPECT_EQ(T.pendingAt("/*P1*/"), Ops{0});
+  EXPECT_EQ(T.pendingAt("/*P2*/"), Ops{0});
+  EXPECT_EQ(T.pendingAt("/*P3*/"), Ops{0});
+  EXPECT_EQ(T.waitLines(WaitCause::LeavesBlock), (std::vector<unsigned>{7, 10}));
+}
+
+TEST(CraPending, EarlyReturnWaitsInsideItsBranchOnly) {
+  CraRun T(R"cu(float *d;
+cudaMalloc(&d, 64);
+fill<<<1, 16>>>(d, 1.0f);
+if (c) {
+  n = 1; /*P1*/
+  return;
+}
+n = 2; /*P2*/)cu");
+  EXPECT_EQ(T.pendingAt("/*P1*/"), Ops{0});
+  EXPECT_EQ(T.pendingAt("/*P2*/"), Ops{0});
+  EXPECT_EQ(T.waitLines(WaitCause::LeavesFunction), std::vector<unsigned>{6});
+  EXPECT_EQ(T.waitLines(WaitCause::FunctionEnd), std::vector<unsigned>{9}); // the `}`
+}
+
+TEST(CraPending, GotoOutOfALoopWaitsBeforeTheGoto) {
+  CraRun T(R"cu(float *d;
+cudaMalloc(&d, 64);
+for (int i = 0; i < n; ++i) {
+  fill<<<1, 16>>>(d, 1.0f);
+  if (i == c)
+    goto out;
+}
+n = 1; /*P1*/
+out:
+n = 2; /*P2*/)cu");
+  EXPECT_EQ(T.pendingAt("/*P1*/"), Ops{0});
+  EXPECT_EQ(T.pendingAt("/*P2*/"), Ops{0}); // from the loop's exit; the goto waited
+  EXPECT_EQ(T.waitLines(WaitCause::LeavesFunction), std::vector<unsigned>{6});
+  ASSERT_EQ(T.R.Wrapped.size(), 1u);
+}
+
+TEST(CraPending, DoWhileBodyStartsWithTheBackEdgeOps) {
+  CraRun T(R"cu(float *d;
+cudaMalloc(&d, 64);
+do {
+  n = n + 1; /*P1*/
+  fill<<<1, 16>>>(d, 1.0f);
+} while (n < c);
+c = 0; /*P2*/)cu");
+  EXPECT_EQ(T.pendingAt("/*P1*/"), Ops{0});
+  EXPECT_EQ(T.pendingAt("/*P2*/"), Ops{0});
+}
+
+TEST(CraPending, DeviceSynchronizeClearsTheSetOnlyWhereItRuns) {
+  CraRun T(R"cu(float *d;
+cudaMalloc(&d, 64);
+fill<<<1, 16>>>(d, 1.0f);
+if (c) {
+  cudaDeviceSynchronize();
+  n = 1; /*P1*/
+}
+n = 2; /*P2*/
+cudaDeviceSynchronize();
+n = 3; /*P3*/)cu");
+  EXPECT_EQ(T.pendingAt("/*P1*/"), Ops{});
+  EXPECT_EQ(T.pendingAt("/*P2*/"), Ops{0});
+  EXPECT_EQ(T.pendingAt("/*P3*/"), Ops{});
+  EXPECT_TRUE(T.R.Waits.empty());
+}
+
+TEST(CraPending, OpInASingleStatementBodyRunsAsynchronouslyInBraces) {
+  CraRun T(R"cu(float *d;
+cudaMalloc(&d, 64);
+if (c)
+  fill<<<1, 16>>>(d, 1.0f);
+n = 1; /*P1*/
+for (int i = 0; i < n; ++i)
+  fill<<<1, 16>>>(d, 2.0f);)cu");
+  EXPECT_TRUE(T.R.Ops[0].Async);
+  EXPECT_TRUE(T.R.Ops[1].Async);
+  EXPECT_EQ(T.pendingAt("/*P1*/"), Ops{0});
+  EXPECT_EQ(T.R.Wrapped.size(), 2u);
 }
 
 } // namespace

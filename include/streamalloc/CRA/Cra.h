@@ -5,11 +5,14 @@
 // first statement that conflicts with them, before control leaves the block
 // that started them, and at the end of that block.
 //
-// The first version is exact on straight-line code (the statements of one
-// block) and conservative across control flow: a control-flow statement is
-// treated as one big statement (everything it may touch), ops in its blocks
-// are waited for before their block ends, and ops in conditions or in
-// single-statement bodies stay synchronous.
+// Flow-sensitive over the structured statements of the function: a wait goes
+// right before the statement (inside a branch, loop body or switch case) that
+// conflicts with a pending op; after an if the pending set is the union over
+// its paths; loops iterate to a fixpoint over the back edge. Conditions, loop
+// headers and jumps are never split: a wait they need goes before the whole
+// statement. Single-statement bodies of if/else/for/while/do are analysed as
+// blocks of their own and wrapped in braces by the rewriter when an op in them
+// runs asynchronously or a wait goes inside them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STREAMALLOC_CRA_CRA_H
@@ -21,9 +24,11 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clang {
+class ASTContext;
 class Expr;
 class Stmt;
 } // namespace clang
@@ -34,9 +39,13 @@ class FunctionAccesses;
 
 /// A place in the source where code can be inserted.
 struct InsertionPoint {
-  enum Kind { BeforeStmt, BlockEnd, BeforeDirective } K;
-  const clang::Stmt *Anchor; ///< the statement, or the CompoundStmt whose `}` it is
-  unsigned Offset = 0;       ///< BeforeDirective: file offset of the `#if` line
+  /// BodyEnd: after the single-statement body \p Anchor, inside the braces
+  /// the rewriter wraps around it (see CraResult::Wrapped).
+  enum Kind { BeforeStmt, BlockEnd, BeforeDirective, BodyEnd } K;
+  /// The statement (a BeforeStmt anchored at a wrapped body goes after its
+  /// `{`), the CompoundStmt whose `}` it is, or the wrapped body.
+  const clang::Stmt *Anchor;
+  unsigned Offset = 0; ///< BeforeDirective: file offset of the `#if` line
 };
 
 enum class WaitCause {
@@ -95,6 +104,9 @@ struct CraResult {
   std::vector<InsertionPoint> Releases;
   /// "line N: pending {op0, op1}" before each statement visited (--dump=pending).
   std::vector<std::string> Trace;
+  /// Single-statement bodies (owner statement, body) that hold an async op or
+  /// an insertion point: the rewriter puts them in braces.
+  std::vector<std::pair<const clang::Stmt *, const clang::Stmt *>> Wrapped;
 
   void print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const;
 };
@@ -116,6 +128,16 @@ CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blo
                  llvm::ArrayRef<const clang::Expr *> IgnoredSyncs = {});
 
 llvm::StringRef waitCauseName(WaitCause Cause);
+
+/// For a single-statement body \p Body of \p Owner (if/else/for/while/do):
+/// the file offset right after the token that precedes it (`)`, `else`,
+/// `do`), where a `{` goes, if that token is spelled in the main file.
+std::optional<unsigned> bodyOpenOffset(const clang::Stmt *Owner, const clang::Stmt *Body,
+                                       const clang::ASTContext &Ctx);
+/// The file offset right after \p Body and its `;`, where a `}` goes, if the
+/// body is spelled in the main file (or is one whole macro expansion there)
+/// and is followed by a blank, a line end or a comment.
+std::optional<unsigned> bodyEndOffset(const clang::Stmt *Body, const clang::ASTContext &Ctx);
 
 /// Why the wait is there, in one short line (used in the inserted comment
 /// and in the report), e.g. "h_c is read below (written by cudaMemcpy on line 42)".
