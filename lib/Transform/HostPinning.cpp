@@ -275,8 +275,13 @@ private:
                 return addHolder(Fn, V);
             return fail("a pointer into it is stored outside a local variable" + Here);
           }
-          if (BO->getOpcode() == BO_Comma)
-            return true;
+          // `(x, p)` has p's value; `(p, x)` discards it.
+          if (BO->getOpcode() == BO_Comma) {
+            if (BO->getLHS() == Val)
+              return true;
+            Val = E;
+            continue;
+          }
         }
         if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
           if (UO->getOpcode() == UO_LNot)

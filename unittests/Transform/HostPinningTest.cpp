@@ -92,6 +92,20 @@ TEST(HostPinning, ElementAddressStoredInAGlobalStaysPageable) {
   EXPECT_NE(D[0].Why.find("`g`"), std::string::npos) << D[0].Why;
 }
 
+TEST(HostPinning, PointerPassedOnThroughACommaIsFollowed) {
+  // `(0, h + 0)` has the value of `h + 0`: q holds the buffer (and takes it
+  // to `sink`), so the buffer may not be pinned.
+  auto D = pin(R"cu(void run(float *d) {
+  float *h = (float *)malloc(1 << 26);
+  cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+  float *q = (0, h + 0);
+  sink(q);
+  free(h);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Pageable) << D[0].Why;
+}
+
 TEST(HostPinning, VariableThatAlsoHoldsAnotherPointerStaysPageable) {
   auto D = pin(R"cu(void run(float *d, float *other, int c) {
   float *h = (float *)malloc(1 << 26);
