@@ -1,5 +1,6 @@
 //===- HostPinning.cpp ----------------------------------------------------===//
 #include "streamalloc/Transform/HostPinning.h"
+#include "PointerUse.h"
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/Model/ApiModel.h"
@@ -242,81 +243,37 @@ private:
   bool traceValue(const Expr *Val, const FunctionDecl *Fn, bool Offset) {
     bool InHome = Fn == &Home;
     while (true) {
-      DynTypedNode Node = parentOf(Val);
-      unsigned Line = lineOf(Val);
-      auto Here = " (line " + std::to_string(Line) + ")";
-      if (const auto *E = Node.get<Expr>()) {
-        if (isa<ParenExpr>(E)) {
-          Val = E;
-          continue;
-        }
-        if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-          if (Cast->getCastKind() == CK_PointerToBoolean || Cast->getCastKind() == CK_ToVoid)
-            return true;
-          if (!Cast->getType()->isPointerType())
-            return fail("a pointer into it is converted to `" + Cast->getType().getAsString() +
-                        "`" + Here);
-          Val = E;
-          continue;
-        }
-        if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-          if (BO->isComparisonOp() || BO->isLogicalOp())
-            return true;
-          if (BO->isAdditiveOp()) {
-            if (!BO->getType()->isPointerType())
-              return true; // a pointer difference
-            Val = E;
-            Offset = true;
-            continue;
-          }
-          if (BO->getOpcode() == BO_Assign && BO->getRHS() == Val) {
-            if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
-              if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-                return addHolder(Fn, V);
-            return fail("a pointer into it is stored outside a local variable" + Here);
-          }
-          // `(x, p)` has p's value; `(p, x)` discards it.
-          if (BO->getOpcode() == BO_Comma) {
-            if (BO->getLHS() == Val)
-              return true;
-            Val = E;
-            continue;
-          }
-        }
-        if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-          if (UO->getOpcode() == UO_LNot)
-            return true;
-          if (UO->getOpcode() == UO_Deref)
-            return elementAccess(UO, Fn);
-        }
-        if (const auto *CO = dyn_cast<ConditionalOperator>(E); CO && CO->getCond() != Val) {
-          Val = E;
-          continue;
-        }
-        if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E))
-          return elementAccess(Sub, Fn);
-        if (const auto *Member = dyn_cast<MemberExpr>(E); Member && Member->isArrow())
-          return elementAccess(Member, Fn);
-        if (const auto *Delete = dyn_cast<CXXDeleteExpr>(E)) {
-          if (!InHome || Offset || !Delete->isArrayForm())
-            return fail("it is released by a delete the rewrite does not handle" + Here);
-          Releases.push_back(Delete);
-          return writtenDirectly(SM, Delete->getBeginLoc()) ||
-                 fail("it is released through a macro" + Here);
-        }
-        if (const auto *Call = dyn_cast<CallExpr>(E))
-          return passedToCall(Call, Val, Fn, Offset, Here);
-        if (isa<UnaryExprOrTypeTraitExpr>(E))
-          return true;
-        return fail("a pointer into it is used in a way the pinning analysis does not follow" +
-                    Here);
-      }
-      if (const auto *V = Node.get<VarDecl>())
-        return addHolder(Fn, V);
-      if (Node.get<ReturnStmt>())
+      PointerUse U = classifyPointerUse(parentOf(Val), Val);
+      auto Here = " (line " + std::to_string(lineOf(Val)) + ")";
+      switch (U.K) {
+      case PointerUse::PassesOn:
+        Val = U.Next;
+        Offset |= U.AddsOffset;
+        continue;
+      case PointerUse::Harmless:
+      case PointerUse::Condition:
+        return true;
+      case PointerUse::Element:
+        return elementAccess(U.Next, Fn);
+      case PointerUse::StoredInVar:
+        return addHolder(Fn, U.Var);
+      case PointerUse::StoredElsewhere:
+        return fail("a pointer into it is stored outside a local variable" + Here);
+      case PointerUse::Argument:
+        return passedToCall(U.Call, Val, Fn, Offset, Here);
+      case PointerUse::Deleted:
+        if (!InHome || Offset || !U.Delete->isArrayForm())
+          return fail("it is released by a delete the rewrite does not handle" + Here);
+        Releases.push_back(U.Delete);
+        return writtenDirectly(SM, U.Delete->getBeginLoc()) ||
+               fail("it is released through a macro" + Here);
+      case PointerUse::Returned:
         return fail("a pointer into it is returned from `" + Fn->getNameAsString() + "`" + Here);
-      if (Node.get<IfStmt>() || Node.get<WhileStmt>() || Node.get<ForStmt>() || Node.get<DoStmt>())
-        return true; // a condition
+      case PointerUse::Converted:
+        return fail("a pointer into it is converted to `" + U.TypeName + "`" + Here);
+      case PointerUse::Unfollowed:
+        break;
+      }
       return fail("a pointer into it is used in a way the pinning analysis does not follow" + Here);
     }
   }

@@ -3,6 +3,7 @@
 #include "streamalloc/Model/ApiModel.h"
 
 #include "../Access/AstUtil.h"
+#include "PointerUse.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -234,74 +235,32 @@ private:
   /// used. \p Offset: it may point past the start of the allocation.
   bool followValue(const FunctionDecl *Fn, const Expr *Val, bool Offset) {
     while (true) {
-      DynTypedNode Node = parentOf(Val);
+      PointerUse U = classifyPointerUse(parentOf(Val), Val);
       std::string Here = at(Val);
-      if (const auto *E = Node.get<Expr>()) {
-        if (isa<ParenExpr>(E)) {
-          Val = E;
-          continue;
-        }
-        if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-          if (Cast->getCastKind() == CK_PointerToBoolean || Cast->getCastKind() == CK_ToVoid)
-            return true;
-          if (!Cast->getType()->isPointerType())
-            return fail("a pointer into it is converted to `" + Cast->getType().getAsString() +
-                        "`" + Here);
-          Val = E;
-          continue;
-        }
-        if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-          if (BO->isComparisonOp() || BO->isLogicalOp())
-            return true;
-          if (BO->isAdditiveOp()) {
-            if (!BO->getType()->isPointerType())
-              return true; // a pointer difference
-            Val = E;
-            Offset = true;
-            continue;
-          }
-          if (BO->getOpcode() == BO_Assign && BO->getRHS() == Val) {
-            if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
-              if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-                return addHolder(Fn, V);
-            return fail("a pointer into it is stored outside a local variable" + Here);
-          }
-          if (BO->getOpcode() == BO_Comma) {
-            if (BO->getLHS() == Val)
-              return true;
-            Val = E;
-            continue;
-          }
-        }
-        if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-          if (UO->getOpcode() == UO_LNot)
-            return true;
-          if (UO->getOpcode() == UO_Deref)
-            return elementAccess(Fn, UO);
-        }
-        if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-          if (CO->getCond() == Val)
-            return true;
-          Val = E;
-          continue;
-        }
-        if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E); Sub && Sub->getBase() == Val)
-          return elementAccess(Fn, Sub);
-        if (const auto *Member = dyn_cast<MemberExpr>(E); Member && Member->isArrow())
-          return elementAccess(Fn, Member);
-        if (const auto *Call = dyn_cast<CallExpr>(E))
-          return passedToCall(Fn, Call, Val, Offset, Here);
-        if (isa<UnaryExprOrTypeTraitExpr>(E))
-          return true;
-        return fail("a pointer into it is used in a way the analysis does not follow" + Here);
-      }
-      if (const auto *V = Node.get<VarDecl>())
-        return addHolder(Fn, V);
-      if (Node.get<ReturnStmt>())
+      switch (U.K) {
+      case PointerUse::PassesOn:
+        Val = U.Next;
+        Offset |= U.AddsOffset;
+        continue;
+      case PointerUse::Harmless:
+      case PointerUse::Condition:
+        return true;
+      case PointerUse::Element:
+        return elementAccess(Fn, U.Next);
+      case PointerUse::StoredInVar:
+        return addHolder(Fn, U.Var);
+      case PointerUse::StoredElsewhere:
+        return fail("a pointer into it is stored outside a local variable" + Here);
+      case PointerUse::Argument:
+        return passedToCall(Fn, U.Call, Val, Offset, Here);
+      case PointerUse::Returned:
         return fail("a pointer into it is returned from `" + Fn->getNameAsString() + "`" + Here);
-      if (Node.get<IfStmt>() || Node.get<WhileStmt>() || Node.get<ForStmt>() ||
-          Node.get<DoStmt>() || Node.get<SwitchStmt>())
-        return true; // a condition
+      case PointerUse::Converted:
+        return fail("a pointer into it is converted to `" + U.TypeName + "`" + Here);
+      case PointerUse::Deleted:
+      case PointerUse::Unfollowed:
+        break;
+      }
       return fail("a pointer into it is used in a way the analysis does not follow" + Here);
     }
   }
