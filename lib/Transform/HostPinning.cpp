@@ -15,6 +15,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace clang;
 
@@ -42,6 +43,20 @@ llvm::StringRef pinActionName(PinAction Action) {
 }
 
 namespace {
+
+/// The asynchronous form of a GPU copy or fill (the program's own
+/// cudaMemcpyAsync and the like): with pageable memory it returns only once
+/// the host side of the transfer is done, with page-locked memory at once.
+bool isAsyncFormOfGpuOp(const ApiFunction &Api) {
+  static const llvm::StringSet<> AsyncForms = [] {
+    llvm::StringSet<> Names;
+    for (unsigned I = 0; I < apiModelSize(); ++I)
+      if (apiModelRow(I).isGpuOp() && !apiModelRow(I).AsyncName.empty())
+        Names.insert(apiModelRow(I).AsyncName);
+    return Names;
+  }();
+  return AsyncForms.contains(Api.Name);
+}
 
 /// Every DeclRefExpr of each variable in one function body.
 class UseIndex : public RecursiveASTVisitor<UseIndex> {
@@ -218,9 +233,13 @@ private:
   bool checkUse(const FunctionDecl *Fn, const DeclRefExpr *Use) {
     bool InHome = Fn == &Home;
     std::string Name = cast<VarDecl>(Use->getDecl())->getNameAsString();
-    // The variable itself: read (below), assigned, moved within the object.
-    DynTypedNode P = parentOf(Use);
-    if (const auto *BO = P.get<BinaryOperator>(); BO && BO->getLHS()->IgnoreParens() == Use) {
+    // The variable itself (in parentheses or not): read (below), assigned,
+    // moved within the object.
+    const Expr *Var = Use;
+    while (const auto *Paren = parentOf(Var).get<ParenExpr>())
+      Var = Paren;
+    DynTypedNode P = parentOf(Var);
+    if (const auto *BO = P.get<BinaryOperator>(); BO && BO->getLHS() == Var) {
       if (BO->getOpcode() == BO_Assign)
         return !InHome || checkSource(BO->getRHS());
       if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign)
@@ -254,7 +273,7 @@ private:
       case PointerUse::Condition:
         return true;
       case PointerUse::Element:
-        return elementAccess(U.Next, Fn);
+        return elementAccess(U.Next, Fn, Offset);
       case PointerUse::StoredInVar:
         return addHolder(Fn, U.Var);
       case PointerUse::StoredElsewhere:
@@ -278,14 +297,31 @@ private:
     }
   }
 
-  /// `p[i]`, `*p`, `p->f`: an access to the buffer's memory; its address
-  /// may be taken again (`&p[i]`), which derives another pointer.
-  bool elementAccess(const Expr *Element, const FunctionDecl *Fn) {
-    auto Parents = Ctx.getParents(*Element);
-    if (Parents.size() == 1)
-      if (const auto *UO = Parents[0].get<UnaryOperator>(); UO && UO->getOpcode() == UO_AddrOf)
-        return traceValue(UO, Fn, /*Offset=*/true);
-    return true;
+  /// `p[i]`, `*p`, `p->f`: an access to the buffer's memory. A pointer into
+  /// it may be derived again: `&p[i]`, `&(p[i])`, `&p[i].f`, or an array
+  /// member decaying (`p[i].arr`); `&p[0]` and `&*p` keep \p Offset.
+  bool elementAccess(const Expr *Element, const FunctionDecl *Fn, bool Offset) {
+    bool SameStart = isZeroElement(Element);
+    const Expr *E = Element;
+    while (true) {
+      DynTypedNode P = parentOf(E);
+      if (const auto *Paren = P.get<ParenExpr>()) {
+        E = Paren;
+        continue;
+      }
+      if (const auto *Member = P.get<MemberExpr>(); Member && !Member->isArrow()) {
+        E = Member;
+        SameStart = false;
+        continue;
+      }
+      const auto *UO = P.get<UnaryOperator>();
+      const auto *Decay = P.get<ImplicitCastExpr>();
+      if (UO && UO->getOpcode() == UO_AddrOf)
+        return traceValue(UO, Fn, Offset || !SameStart);
+      if (Decay && Decay->getCastKind() == CK_ArrayToPointerDecay)
+        return traceValue(Decay, Fn, /*Offset=*/true);
+      return true;
+    }
   }
 
   bool passedToCall(const CallExpr *Call, const Expr *Val, const FunctionDecl *Fn, bool Offset,
@@ -298,6 +334,11 @@ private:
     if (isa<CUDAKernelCallExpr>(Call))
       return fail("a pointer into it is passed to a kernel" + Here);
     if (const ApiFunction *Api = modelledCallee(Call)) {
+      if (isAsyncFormOfGpuOp(*Api))
+        return fail("the program's own " + Api->Name.str() + " on line " +
+                    std::to_string(lineOf(Call)) +
+                    " would become truly asynchronous (with pageable memory it returns only "
+                    "once the host side of the copy is done)");
       switch (Api->roleOf(Index)) {
       case ArgRole::None:
       case ArgRole::Read:
