@@ -45,7 +45,7 @@ PointerUse classifyPointerUse(const DynTypedNode &Parent, const Expr *Val) {
       if (BO->isAdditiveOp())
         return BO->getType()->isPointerType()
                    ? Passes(E, /*Offset=*/!isZeroLiteral(BO->getLHS() == Val ? BO->getRHS()
-                                                                                : BO->getLHS()))
+                                                                             : BO->getLHS()))
                    : PointerUse{PointerUse::Harmless}; // p - q
       if (BO->getOpcode() == BO_Assign && BO->getRHS() == Val) {
         if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
