@@ -1,20 +1,20 @@
 //===- HostPinning.cpp ----------------------------------------------------===//
 #include "streamalloc/Transform/HostPinning.h"
-#include "PointerUse.h"
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/Model/ApiModel.h"
+#include "streamalloc/Transform/PointerGroup.h"
 
 #include "../Access/AstUtil.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace clang;
 
@@ -43,294 +43,147 @@ llvm::StringRef pinActionName(PinAction Action) {
 
 namespace {
 
-/// Every DeclRefExpr of each variable in one function body.
-class UseIndex : public RecursiveASTVisitor<UseIndex> {
+/// The asynchronous form of a GPU copy or fill (the program's own
+/// cudaMemcpyAsync and the like): with pageable memory it returns only once
+/// the host side of the transfer is done, with page-locked memory at once.
+bool isAsyncFormOfGpuOp(const ApiFunction &Api) {
+  static const llvm::StringSet<> AsyncForms = [] {
+    llvm::StringSet<> Names;
+    for (unsigned I = 0; I < apiModelSize(); ++I)
+      if (apiModelRow(I).isGpuOp() && !apiModelRow(I).AsyncName.empty())
+        Names.insert(apiModelRow(I).AsyncName);
+    return Names;
+  }();
+  return AsyncForms.contains(Api.Name);
+}
+
+/// What pinning accepts in a group: allocations the rewrite can replace
+/// (malloc/calloc named directly, new[] of a trivial type), held only by
+/// local pointers, released only by plain free or delete[] calls in the
+/// allocating function, and passed only to calls that neither keep nor
+/// release the memory. The program's own asynchronous copies are refused:
+/// pinned, they would stop being staged before they return.
+class PinningPolicy : public PointerGroupPolicy {
 public:
-  llvm::DenseMap<const VarDecl *, std::vector<const DeclRefExpr *>> Uses;
-  bool VisitDeclRefExpr(const DeclRefExpr *E) {
-    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
-      Uses[V].push_back(E);
-    return true;
-  }
-};
-
-/// Follows one group of host allocations through the code that uses them:
-/// the variables that hold them (in the function that made them and in the
-/// helpers they are passed to) and every place their pointers go. Fails, with
-/// a reason, as soon as a pointer goes somewhere the rewrite could not see.
-class BufferTracer {
-public:
-  BufferTracer(ASTContext &Ctx, const FunctionDecl &Home)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Home(Home) {}
-
-  std::vector<const Expr *> Sites;
-  std::vector<const Expr *> Releases;
-  std::string Why; ///< set when the group cannot be pinned
-
-  bool trace(const Expr *Site) {
-    if (!addSite(Site))
-      return false;
-    while (!Work.empty() && Why.empty()) {
-      auto [Fn, V] = Work.pop_back_val();
-      checkHolder(Fn, V);
-    }
-    return Why.empty();
-  }
-
-private:
-  ASTContext &Ctx;
-  const SourceManager &SM;
-  const FunctionDecl &Home;
-  llvm::SmallVector<std::pair<const FunctionDecl *, const VarDecl *>, 8> Work;
-  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
-  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<UseIndex>> Indexes;
-
-  unsigned lineOf(const Stmt *S) const {
-    return SM.getSpellingLineNumber(SM.getFileLoc(S->getBeginLoc()));
-  }
-  bool fail(const std::string &Reason) {
-    if (Why.empty())
-      Why = Reason;
-    return false;
-  }
-
-  const std::vector<const DeclRefExpr *> &usesOf(const FunctionDecl *Fn, const VarDecl *V) {
-    std::unique_ptr<UseIndex> &Index = Indexes[Fn];
-    if (!Index) {
-      Index = std::make_unique<UseIndex>();
-      Index->TraverseStmt(Fn->getBody());
-    }
-    return Index->Uses[V];
-  }
-
-  static bool writtenDirectly(const SourceManager &SM, SourceLocation L) {
-    return L.isFileID() && SM.isWrittenInMainFile(L);
-  }
-
-  /// An allocation the rewrite can replace: malloc/calloc named directly, or
-  /// new[] of a trivial type with the global operator new.
-  bool addSite(const Expr *E) {
+  bool site(PointerGroupTracer &T, const Expr *E) override {
     E = E->IgnoreParenCasts();
-    if (llvm::is_contained(Sites, E))
+    if (llvm::is_contained(T.Sites, E))
       return true;
+    std::string Line = std::to_string(T.lineOf(E));
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       const auto *Callee = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
       const ApiFunction *Api = modelledCallee(Call);
       if (!Api || (Api->Name != "malloc" && Api->Name != "calloc"))
-        return fail("it may also hold memory from `" + calleeName(Call) + "` (line " +
-                    std::to_string(lineOf(Call)) + ")");
-      if (!Callee || Callee->hasQualifier() || !writtenDirectly(SM, Callee->getLocation()))
-        return fail("its allocation on line " + std::to_string(lineOf(Call)) +
-                    " is not spelled as a plain call in this file");
+        return T.fail("it may also hold memory from `" + calleeName(Call) + "` (line " + Line +
+                      ")");
+      if (!Callee || Callee->hasQualifier() || !T.writtenDirectly(Callee->getLocation()))
+        return T.fail("its allocation on line " + Line +
+                      " is not spelled as a plain call in this file");
     } else if (const auto *New = dyn_cast<CXXNewExpr>(E)) {
       if (!New->isArray() || New->getNumPlacementArgs() != 0 ||
-          !New->getAllocatedType().isTrivialType(Ctx) ||
+          !New->getAllocatedType().isTrivialType(T.context()) ||
           !New->getOperatorNew()->isReplaceableGlobalAllocationFunction() ||
           (New->hasInitializer() && !isa<ImplicitValueInitExpr>(New->getInitializer())))
-        return fail("its allocation on line " + std::to_string(lineOf(New)) +
-                    " is not a plain new[] of a trivial type");
-      if (!writtenDirectly(SM, New->getBeginLoc()) || !writtenDirectly(SM, New->getEndLoc()))
-        return fail("its allocation on line " + std::to_string(lineOf(New)) +
-                    " is spelled through a macro");
+        return T.fail("its allocation on line " + Line + " is not a plain new[] of a trivial type");
+      if (!T.writtenDirectly(New->getBeginLoc()) || !T.writtenDirectly(New->getEndLoc()))
+        return T.fail("its allocation on line " + Line + " is spelled through a macro");
     } else {
-      return fail("it may also hold a pointer the analysis cannot follow (line " +
-                  std::to_string(lineOf(E)) + ")");
+      return T.fail("it may also hold a pointer the analysis cannot follow (line " + Line + ")");
     }
-    Sites.push_back(E);
-    return holdsResultOf(E);
+    T.recordSite(E);
+    return holdsResultOf(T, E);
   }
 
+  bool otherSource(PointerGroupTracer &T, const Expr *E) override {
+    if (isa<CallExpr, CXXNewExpr>(E))
+      return site(T, E);
+    return T.fail("it may also hold a pointer from the expression on line " +
+                  std::to_string(T.lineOf(E)));
+  }
+
+  bool holderAddress(PointerGroupTracer &T, const FunctionDecl *, const Expr *AddrOf,
+                     const std::string &Name) override {
+    return T.fail(wording().UnfollowedUse(Name) + T.at(AddrOf));
+  }
+
+  bool modelledCall(PointerGroupTracer &T, const FunctionDecl *Fn, const CallExpr *Call,
+                    const ApiFunction &Api, unsigned Index, bool Offset) override {
+    std::string Here = T.at(Call->getArg(Index));
+    if (isAsyncFormOfGpuOp(Api))
+      return T.fail("the program's own " + Api.Name.str() + " on line " +
+                    std::to_string(T.lineOf(Call)) +
+                    " would become truly asynchronous (with pageable memory it returns only "
+                    "once the host side of the copy is done)");
+    switch (Api.roleOf(Index)) {
+    case ArgRole::None:
+    case ArgRole::Read:
+    case ArgRole::Write:
+    case ArgRole::ReadWrite:
+    case ArgRole::VariadicRead:
+      if (Api.Kind == ApiKind::Allocate || Api.Name.starts_with("cudaHost"))
+        break;
+      return true;
+    case ArgRole::Free:
+      if (Api.Name == "free" && Fn == &T.home() && !Offset) {
+        const auto *Callee = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
+        if (!Callee || Callee->hasQualifier() || !T.writtenDirectly(Callee->getLocation()))
+          return T.fail("it is released by a `free` not spelled plainly" + Here);
+        T.recordRelease(Call);
+        return true;
+      }
+      if (Fn != &T.home())
+        return T.fail("it is released in `" + Fn->getNameAsString() + "`" + Here);
+      break;
+    default:
+      break;
+    }
+    return T.fail("a pointer into it is passed to `" + Api.Name.str() + "`" + Here);
+  }
+
+  bool kernelArgument(PointerGroupTracer &T, const CallExpr *, const Expr *Arg) override {
+    return T.fail("a pointer into it is passed to a kernel" + T.at(Arg));
+  }
+
+  bool deleted(PointerGroupTracer &T, const FunctionDecl *Fn, const CXXDeleteExpr *Delete,
+               bool Offset) override {
+    std::string Here = T.at(Delete->getArgument());
+    if (Fn != &T.home() || Offset || !Delete->isArrayForm())
+      return T.fail("it is released by a delete the rewrite does not handle" + Here);
+    T.recordRelease(Delete);
+    return T.writtenDirectly(Delete->getBeginLoc()) ||
+           T.fail("it is released through a macro" + Here);
+  }
+
+  Wording wording() const override {
+    return {"it is",
+            [](const std::string &Name) {
+              return "the address of `" + Name + "` is taken or it is bound to a reference";
+            },
+            "the pinning analysis does not follow", "the analysis cannot see"};
+  }
+
+private:
   /// The allocation's result must go straight into a plain local pointer.
-  bool holdsResultOf(const Expr *Site) {
+  bool holdsResultOf(PointerGroupTracer &T, const Expr *Site) {
     const Expr *Val = Site;
     while (true) {
-      auto Parents = Ctx.getParents(*Val);
+      auto Parents = T.context().getParents(*Val);
       if (Parents.size() != 1)
-        return fail("its allocation's result is used in several places");
+        return T.fail("its allocation's result is used in several places");
       if (const auto *P = Parents[0].get<Expr>(); P && isa<ParenExpr, CastExpr>(P)) {
         Val = P;
         continue;
       }
       if (const auto *V = Parents[0].get<VarDecl>())
-        return addHolder(&Home, V);
+        return T.addHolder(&T.home(), V);
       if (const auto *BO = Parents[0].get<BinaryOperator>();
           BO && BO->getOpcode() == BO_Assign && BO->getRHS() == Val)
         if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
           if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-            return addHolder(&Home, V);
-      return fail("the allocation on line " + std::to_string(lineOf(Site)) +
-                  " is not stored straight into a local pointer");
+            return T.addHolder(&T.home(), V);
+      return T.fail("the allocation on line " + std::to_string(T.lineOf(Site)) +
+                    " is not stored straight into a local pointer");
     }
-  }
-
-  bool addHolder(const FunctionDecl *Fn, const VarDecl *V) {
-    bool InHome = Fn == &Home;
-    if (!V->getType()->isPointerType() || !V->hasLocalStorage() || (InHome && isa<ParmVarDecl>(V)))
-      return fail("it is stored in `" + V->getNameAsString() +
-                  "`, which is not a local pointer of `" + Fn->getNameAsString() + "`");
-    if (Seen.insert(V).second)
-      Work.push_back({Fn, V});
-    return true;
-  }
-
-  void checkHolder(const FunctionDecl *Fn, const VarDecl *V) {
-    bool InHome = Fn == &Home;
-    if (InHome && V->hasInit() && !isa<ParmVarDecl>(V))
-      checkSource(V->getInit());
-    for (const DeclRefExpr *Use : usesOf(Fn, V))
-      if (!checkUse(Fn, Use))
-        return;
-  }
-
-  /// What is assigned to a holder in the allocating function: it must be
-  /// part of the group too (free(p) then releases group memory only).
-  bool checkSource(const Expr *E) {
-    E = E->IgnoreParenCasts();
-    if (isNullConstant(E, Ctx))
-      return true;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-        return addHolder(&Home, V);
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(E);
-        BO && BO->isAdditiveOp() && BO->getType()->isPointerType())
-      return checkSource(BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS());
-    if (const auto *CO = dyn_cast<ConditionalOperator>(E))
-      return checkSource(CO->getTrueExpr()) && checkSource(CO->getFalseExpr());
-    // `&p[i]`: a pointer into what p holds.
-    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
-      if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens());
-          Sub && Sub->getBase()->getType()->isPointerType())
-        return checkSource(Sub->getBase());
-    if (isa<CallExpr, CXXNewExpr>(E))
-      return addSite(E);
-    return fail("it may also hold a pointer from the expression on line " +
-                std::to_string(lineOf(E)));
-  }
-
-  /// The one parent of \p E (none when it has several, e.g. in a template).
-  DynTypedNode parentOf(const Expr *E) const {
-    auto Parents = Ctx.getParents(*E);
-    return Parents.size() == 1 ? Parents[0] : DynTypedNode();
-  }
-
-  /// One mention of a holder variable.
-  bool checkUse(const FunctionDecl *Fn, const DeclRefExpr *Use) {
-    bool InHome = Fn == &Home;
-    std::string Name = cast<VarDecl>(Use->getDecl())->getNameAsString();
-    // The variable itself: read (below), assigned, moved within the object.
-    DynTypedNode P = parentOf(Use);
-    if (const auto *BO = P.get<BinaryOperator>(); BO && BO->getLHS()->IgnoreParens() == Use) {
-      if (BO->getOpcode() == BO_Assign)
-        return !InHome || checkSource(BO->getRHS());
-      if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign)
-        return true;
-    }
-    if (const auto *UO = P.get<UnaryOperator>(); UO && UO->isIncrementDecrementOp())
-      return true;
-    if (P.get<UnaryExprOrTypeTraitExpr>())
-      return true;
-    const auto *Read = P.get<ImplicitCastExpr>();
-    if (!Read || Read->getCastKind() != CK_LValueToRValue)
-      return fail("the address of `" + Name + "` is taken or it is bound to a reference (line " +
-                  std::to_string(lineOf(Use)) + ")");
-    return traceValue(Read, Fn, /*Offset=*/false);
-  }
-
-  /// A pointer value into the buffer (\p Offset: it may point past the
-  /// start of the allocation), and the pointers derived from it, followed
-  /// up to where they are used.
-  bool traceValue(const Expr *Val, const FunctionDecl *Fn, bool Offset) {
-    bool InHome = Fn == &Home;
-    while (true) {
-      PointerUse U = classifyPointerUse(parentOf(Val), Val);
-      auto Here = " (line " + std::to_string(lineOf(Val)) + ")";
-      switch (U.K) {
-      case PointerUse::PassesOn:
-        Val = U.Next;
-        Offset |= U.AddsOffset;
-        continue;
-      case PointerUse::Harmless:
-      case PointerUse::Condition:
-        return true;
-      case PointerUse::Element:
-        return elementAccess(U.Next, Fn);
-      case PointerUse::StoredInVar:
-        return addHolder(Fn, U.Var);
-      case PointerUse::StoredElsewhere:
-        return fail("a pointer into it is stored outside a local variable" + Here);
-      case PointerUse::Argument:
-        return passedToCall(U.Call, Val, Fn, Offset, Here);
-      case PointerUse::Deleted:
-        if (!InHome || Offset || !U.Delete->isArrayForm())
-          return fail("it is released by a delete the rewrite does not handle" + Here);
-        Releases.push_back(U.Delete);
-        return writtenDirectly(SM, U.Delete->getBeginLoc()) ||
-               fail("it is released through a macro" + Here);
-      case PointerUse::Returned:
-        return fail("a pointer into it is returned from `" + Fn->getNameAsString() + "`" + Here);
-      case PointerUse::Converted:
-        return fail("a pointer into it is converted to `" + U.TypeName + "`" + Here);
-      case PointerUse::Unfollowed:
-        break;
-      }
-      return fail("a pointer into it is used in a way the pinning analysis does not follow" + Here);
-    }
-  }
-
-  /// `p[i]`, `*p`, `p->f`: an access to the buffer's memory; its address
-  /// may be taken again (`&p[i]`), which derives another pointer.
-  bool elementAccess(const Expr *Element, const FunctionDecl *Fn) {
-    auto Parents = Ctx.getParents(*Element);
-    if (Parents.size() == 1)
-      if (const auto *UO = Parents[0].get<UnaryOperator>(); UO && UO->getOpcode() == UO_AddrOf)
-        return traceValue(UO, Fn, /*Offset=*/true);
-    return true;
-  }
-
-  bool passedToCall(const CallExpr *Call, const Expr *Val, const FunctionDecl *Fn, bool Offset,
-                    const std::string &Here) {
-    unsigned Index = 0;
-    while (Index < Call->getNumArgs() && Call->getArg(Index) != Val)
-      ++Index;
-    if (Index == Call->getNumArgs())
-      return fail("a pointer into it is called as a function" + Here);
-    if (isa<CUDAKernelCallExpr>(Call))
-      return fail("a pointer into it is passed to a kernel" + Here);
-    if (const ApiFunction *Api = modelledCallee(Call)) {
-      switch (Api->roleOf(Index)) {
-      case ArgRole::None:
-      case ArgRole::Read:
-      case ArgRole::Write:
-      case ArgRole::ReadWrite:
-      case ArgRole::VariadicRead:
-        if (Api->Kind == ApiKind::Allocate || Api->Name.starts_with("cudaHost"))
-          break;
-        return true;
-      case ArgRole::Free:
-        if (Api->Name == "free" && Fn == &Home && !Offset) {
-          const auto *Callee = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
-          if (!Callee || Callee->hasQualifier() || !writtenDirectly(SM, Callee->getLocation()))
-            return fail("it is released by a `free` not spelled plainly" + Here);
-          Releases.push_back(Call);
-          return true;
-        }
-        break;
-      default:
-        break;
-      }
-      if (Api->roleOf(Index) == ArgRole::Free && Fn != &Home)
-        return fail("it is released in `" + Fn->getNameAsString() + "`" + Here);
-      return fail("a pointer into it is passed to `" + Api->Name.str() + "`" + Here);
-    }
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
-    if (!Def || !Def->hasBody() || Index >= Def->getNumParams() ||
-        !SM.isWrittenInMainFile(SM.getExpansionLoc(Def->getLocation())) ||
-        Def->isTemplateInstantiation())
-      return fail("a pointer into it is passed to `" + calleeName(Call) +
-                  "`, whose body the analysis cannot see" + Here);
-    return addHolder(Def, Def->getParamDecl(Index));
   }
 };
 
@@ -407,6 +260,8 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
   };
   constexpr double AssumedTrips = 4; // a loop around a copy but not its allocation
 
+  PinningPolicy Policy;
+  VariableUses Uses;
   llvm::SmallPtrSet<const Expr *, 8> Done;
   for (ObjectId Obj = 0; Obj < Objects.size(); ++Obj) {
     auto It = Copied.find(Obj);
@@ -427,7 +282,7 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
       Decisions.push_back(std::move(D));
       continue;
     }
-    BufferTracer Tracer(Ctx, FA.function());
+    PointerGroupTracer Tracer(Ctx, FA.function(), Policy, Uses);
     if (!Tracer.trace(D.Site)) {
       D.Why = Tracer.Why;
       Decisions.push_back(std::move(D));

@@ -7,6 +7,18 @@ using namespace clang;
 
 namespace streamalloc {
 
+static bool isZeroLiteral(const Expr *E) {
+  const auto *Literal = dyn_cast<IntegerLiteral>(E->IgnoreParenImpCasts());
+  return Literal && Literal->getValue().isZero();
+}
+
+bool isZeroElement(const Expr *Element) {
+  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Element))
+    return isZeroLiteral(Sub->getIdx());
+  const auto *UO = dyn_cast<UnaryOperator>(Element);
+  return UO && UO->getOpcode() == UO_Deref;
+}
+
 PointerUse classifyPointerUse(const DynTypedNode &Parent, const Expr *Val) {
   auto Passes = [](const Expr *Next, bool Offset = false) {
     PointerUse U{PointerUse::PassesOn};
@@ -31,8 +43,10 @@ PointerUse classifyPointerUse(const DynTypedNode &Parent, const Expr *Val) {
       if (BO->isComparisonOp() || BO->isLogicalOp())
         return {PointerUse::Harmless};
       if (BO->isAdditiveOp())
-        return BO->getType()->isPointerType() ? Passes(E, /*Offset=*/true)
-                                              : PointerUse{PointerUse::Harmless}; // p - q
+        return BO->getType()->isPointerType()
+                   ? Passes(E, /*Offset=*/!isZeroLiteral(BO->getLHS() == Val ? BO->getRHS()
+                                                                             : BO->getLHS()))
+                   : PointerUse{PointerUse::Harmless}; // p - q
       if (BO->getOpcode() == BO_Assign && BO->getRHS() == Val) {
         if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
           if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {

@@ -40,6 +40,9 @@ struct PointerUse {
   std::string TypeName;
 };
 
+/// `*p` or `p[0]`: the element at the pointer itself.
+bool isZeroElement(const clang::Expr *Element);
+
 /// What \p Parent (the single parent of \p Val, or none) does with the
 /// pointer value \p Val.
 PointerUse classifyPointerUse(const clang::DynTypedNode &Parent, const clang::Expr *Val);
