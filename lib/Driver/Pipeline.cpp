@@ -36,7 +36,7 @@ namespace {
 
 /// What the preprocessor saw in the main file that the stages need.
 struct PreprocessorFacts {
-  std::vector<unsigned> IncludeEnds; ///< just past top-level #include lines
+  std::vector<unsigned> IncludeEnds;   ///< just past top-level #include lines
   std::vector<InactiveGroup> Inactive; ///< groups of #if chains this build skips
 
   /// Where the inactive groups that hold code begin: a wait for what they

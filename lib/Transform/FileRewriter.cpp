@@ -49,7 +49,7 @@ struct FileRewriter::Impl {
   std::optional<unsigned> LastStream;
   unsigned NumEvents = 0; ///< events used by the functions added so far
   bool PinnedHelpers = false, RegisteredHelpers = false;
-  bool FreeHelper = false; ///< a stream-ordered cudaFree was rewritten
+  bool FreeHelper = false;   ///< a stream-ordered cudaFree was rewritten
   bool ReturnGuards = false; ///< a statement waits only when it returns
   std::vector<InsertionPoint> Releases;
   /// Single-statement bodies put in braces.
@@ -102,6 +102,8 @@ struct FileRewriter::Impl {
     if (!SM.isWrittenInMainFile(Invocation.getBegin()))
       return std::nullopt;
     unsigned Begin = SM.getFileOffset(Invocation.getBegin());
+    if (expansionOffset(Whole->getEndLoc()) != Begin)
+      return std::nullopt; // the statement goes on after the invocation (an `else`)
     auto Parents = Ctx.getParents(*Whole);
     if (const auto *Block = Parents.size() == 1 ? Parents[0].get<CompoundStmt>() : nullptr) {
       unsigned Statements = 0;
@@ -110,8 +112,8 @@ struct FileRewriter::Impl {
       if (Statements != 1)
         return std::nullopt; // the macro expands to several statements
     }
-    unsigned End = SM.getFileOffset(
-        Lexer::getLocForEndOfToken(Invocation.getEnd(), 0, SM, Ctx.getLangOpts()));
+    unsigned End =
+        SM.getFileOffset(Lexer::getLocForEndOfToken(Invocation.getEnd(), 0, SM, Ctx.getLangOpts()));
     size_t Semi = Buffer.find_first_not_of(" \t", End);
     if (Semi != llvm::StringRef::npos && Buffer[Semi] == ';')
       End = Semi + 1;
@@ -123,9 +125,8 @@ struct FileRewriter::Impl {
   void guardReturns(std::pair<unsigned, unsigned> Range, const std::string &Code,
                     const std::string &Reason) {
     ReturnGuards = true;
-    llvm::StringRef Macro = Buffer.substr(Range.first).take_while([](char C) {
-      return llvm::isAlnum(C) || C == '_';
-    });
+    llvm::StringRef Macro =
+        Buffer.substr(Range.first).take_while([](char C) { return llvm::isAlnum(C) || C == '_'; });
     Edits.insert(Range.first, "{ " + ReturnGuard.str() + " sa_on_return{[] { " + Code +
                                   " }, true}; /* streamalloc: only if " + Macro.str() +
                                   " returns: " + Reason + " */ ");

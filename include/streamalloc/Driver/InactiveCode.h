@@ -17,9 +17,9 @@ namespace streamalloc {
 
 /// One group of a conditional-directive chain whose text this build skips.
 struct InactiveGroup {
-  unsigned Begin;  ///< offset of the first line after the group's directive
-  unsigned Line;   ///< that line's number (1-based)
-  bool HasCode;    ///< holds code, `#include` or `#pragma` (not only directives and comments)
+  unsigned Begin; ///< offset of the first line after the group's directive
+  unsigned Line;  ///< that line's number (1-based)
+  bool HasCode;   ///< holds code, `#include` or `#pragma` (not only directives and comments)
 };
 
 /// The groups in the skipped text \p Buffer[\p Begin, \p End), which starts
