@@ -23,14 +23,17 @@ namespace {
 /// Ways control can leave a statement other than by falling through.
 struct Exits {
   bool LeavesFunction = false; ///< return, goto, throw
+  bool OnlyReturns = true;     ///< no goto or throw among them
   bool LeavesBlock = false;    ///< break/continue aimed outside the statement
 };
 
 void findExits(const Stmt *S, unsigned LoopDepth, unsigned BreakDepth, Exits &Out) {
   if (!S || isa<LambdaExpr>(S))
     return;
-  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, CXXThrowExpr>(S))
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, CXXThrowExpr>(S)) {
     Out.LeavesFunction = true;
+    Out.OnlyReturns &= isa<ReturnStmt>(S);
+  }
   if (isa<BreakStmt>(S) && BreakDepth == 0)
     Out.LeavesBlock = true;
   if (isa<ContinueStmt>(S) && LoopDepth == 0)
@@ -311,14 +314,15 @@ private:
     });
   }
 
-  /// The wait for a return out of a macro's error branch at (or inside) \p S
-  /// runs on that path only. Leaving `main` there ends the program like an
-  /// `exit()` in an error branch: only the program's output must be complete
-  /// (a kernel's printf), unless destructors of locals run on the way; any
-  /// other function's callers go on running and need every op complete.
-  void waitOnErrorReturn(const std::vector<unsigned> &State, const Stmt *S) {
+  /// The wait for a jump out of a macro's error branch at (or inside) \p S
+  /// runs on that path only. A return (\p Returns) from `main` there ends
+  /// the program like an `exit()` in an error branch: only the program's
+  /// output must be complete (a kernel's printf), unless destructors of
+  /// locals run on the way; any other function's callers, and the code at a
+  /// `goto`'s label, go on running and need every op complete.
+  void waitOnErrorReturn(const std::vector<unsigned> &State, const Stmt *S, bool Returns) {
     std::vector<unsigned> Needed = State;
-    if (IsMain && !DestructorBlocks) {
+    if (IsMain && Returns && !DestructorBlocks) {
       AccessSet Output;
       Output.add(OutputObject, WriteAccess);
       Needed.clear();
@@ -827,8 +831,8 @@ private:
       // A conflict wait covers only the conflicting ops' streams: a jump out of
       // the function or block still waits for the rest.
       bool ErrorReturn = isa<ReturnStmt>(S) && inConditionalOfMacro(S);
-      if (ErrorReturn)
-        waitOnErrorReturn(State, S);
+      if (isa<ReturnStmt, GotoStmt>(S) && inConditionalOfMacro(S))
+        waitOnErrorReturn(State, S, ErrorReturn);
       else if ((isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) && !State.empty())
         waitBefore(State, S, WaitCause::LeavesFunction);
       else if ((isa<BreakStmt>(S) && leavingNeedsWait(State, BreakStart)) ||
@@ -987,10 +991,10 @@ private:
       waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
     // A conflict wait covers only the conflicting ops' streams: leaving the
     // function or block still waits for the rest.
-    // A return in a macro's branch that cannot be braced (`if (e) return;`)
+    // A jump in a macro's branch that cannot be braced (`if (e) return;`)
     // waits on that path only; the ops stay pending on the path that goes on.
     if (E.LeavesFunction && !State.empty() && inConditionalOfMacro(S))
-      waitOnErrorReturn(State, S);
+      waitOnErrorReturn(State, S, E.OnlyReturns);
     else if (E.LeavesFunction && !State.empty())
       waitBefore(State, S, WaitCause::LeavesFunction);
     else if (E.LeavesBlock &&

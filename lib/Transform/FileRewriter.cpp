@@ -129,7 +129,7 @@ struct FileRewriter::Impl {
         Buffer.substr(Range.first).take_while([](char C) { return llvm::isAlnum(C) || C == '_'; });
     Edits.insert(Range.first, "{ " + ReturnGuard.str() + " sa_on_return{[] { " + Code +
                                   " }, true}; /* streamalloc: only if " + Macro.str() +
-                                  " returns: " + Reason + " */ ");
+                                  " exits early: " + Reason + " */ ");
     Edits.insert(Range.second, " sa_on_return.armed = false; }");
   }
 

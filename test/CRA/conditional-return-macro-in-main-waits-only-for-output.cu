@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
   hello<<<1, 1>>>(d);
   CHECK_DO(argc > 5);
   // CHECK: hello<<<1, 1, 0, sa_stream([[S:[0-9]+]])>>>(d);
-  // CHECK-NEXT: { sa_wait_on_return sa_on_return{[] { cudaStreamSynchronize(sa_stream([[S]])); }, true}; /* streamalloc: only if CHECK_DO returns: finish GPU work before leaving the function */ CHECK_DO(argc > 5); sa_on_return.armed = false; }
+  // CHECK-NEXT: { sa_wait_on_return sa_on_return{[] { cudaStreamSynchronize(sa_stream([[S]])); }, true}; /* streamalloc: only if CHECK_DO exits early: finish GPU work before leaving the function */ CHECK_DO(argc > 5); sa_on_return.armed = false; }
   free(g);
   cudaDeviceSynchronize();
   // CHECK: cudaDeviceSynchronize();

@@ -38,7 +38,7 @@ int run(int *d, int *h, int n) {
   }
   // CHECK: cudaMemcpyAsync(h, d, 8 * sizeof(int), cudaMemcpyDeviceToHost, sa_stream([[S:[0-9]+]]));
   // CHECK-NEXT: int *scratch = (int *)malloc(16);
-  // CHECK-NEXT: { sa_wait_on_return sa_on_return{[] { cudaStreamSynchronize(sa_stream([[S]])); }, true}; /* streamalloc: only if CHECK_ALLOCATION returns: finish GPU work before leaving the function */ CHECK_ALLOCATION(scratch); sa_on_return.armed = false; }
+  // CHECK-NEXT: { sa_wait_on_return sa_on_return{[] { cudaStreamSynchronize(sa_stream([[S]])); }, true}; /* streamalloc: only if CHECK_ALLOCATION exits early: finish GPU work before leaving the function */ CHECK_ALLOCATION(scratch); sa_on_return.armed = false; }
   // CHECK-NEXT: free(scratch);
   return h[0];
   // CHECK: cudaStreamSynchronize(sa_stream([[S]]));  // streamalloc: *h {{.*}} is read below (written by cudaMemcpy on line 34)

@@ -34,7 +34,7 @@ static cudaError_t fetch(float *h, const float *d, int n, double *work) {
   printf("%f\n", h[0]);
   return cudaSuccess;
 }
-// CHECK: { sa_wait_on_return sa_on_return{[] { cudaStreamSynchronize(sa_stream([[S:[0-9]+]])); }, true}; /* streamalloc: only if CHECK returns: finish GPU work before leaving the function */ CHECK(cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, sa_stream([[S]]))); sa_on_return.armed = false; }
+// CHECK: { sa_wait_on_return sa_on_return{[] { cudaStreamSynchronize(sa_stream([[S:[0-9]+]])); }, true}; /* streamalloc: only if CHECK exits early: finish GPU work before leaving the function */ CHECK(cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, sa_stream([[S]]))); sa_on_return.armed = false; }
 // CHECK-NEXT: *work = busy(n);
 // CHECK-NEXT: cudaStreamSynchronize(sa_stream([[S]]));  // streamalloc: {{.*}}
 // CHECK-NEXT: printf("%f\n", h[0]);
