@@ -23,14 +23,17 @@ namespace {
 /// Ways control can leave a statement other than by falling through.
 struct Exits {
   bool LeavesFunction = false; ///< return, goto, throw
+  bool OnlyReturns = true;     ///< no goto or throw among them
   bool LeavesBlock = false;    ///< break/continue aimed outside the statement
 };
 
 void findExits(const Stmt *S, unsigned LoopDepth, unsigned BreakDepth, Exits &Out) {
   if (!S || isa<LambdaExpr>(S))
     return;
-  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, CXXThrowExpr>(S))
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, CXXThrowExpr>(S)) {
     Out.LeavesFunction = true;
+    Out.OnlyReturns &= isa<ReturnStmt>(S);
+  }
   if (isa<BreakStmt>(S) && BreakDepth == 0)
     Out.LeavesBlock = true;
   if (isa<ContinueStmt>(S) && LoopDepth == 0)
@@ -190,6 +193,8 @@ private:
   }
   /// Loops around the statement being analysed, innermost last.
   std::vector<const Stmt *> LoopStack;
+  /// Control-flow statements around (and including) the one being analysed.
+  std::vector<const Stmt *> ControlStack;
 
   /// Logical time: each op is stamped when it is enqueued, so a region can
   /// tell the ops it enqueued from those pending on entry.
@@ -293,6 +298,56 @@ private:
     for (unsigned Op : Covers)
       if (!R.Ops[Op].WaitIndex)
         R.Ops[Op].WaitIndex = R.Waits.size();
+    R.Waits.push_back(std::move(W));
+  }
+
+  /// Whether \p S comes from a macro expansion in which it sits in a branch
+  /// or loop of the expansion itself (`if (!(p)) { ...; return 1; }`): a
+  /// return there is an error path that most executions do not take.
+  bool inConditionalOfMacro(const Stmt *S) const {
+    if (!S->getBeginLoc().isMacroID())
+      return false;
+    unsigned At = offsetOf(S->getBeginLoc());
+    return llvm::any_of(ControlStack, [&](const Stmt *O) {
+      return O->getBeginLoc().isMacroID() && offsetOf(O->getBeginLoc()) == At &&
+             (isa<IfStmt, SwitchStmt>(O) || isLoop(O));
+    });
+  }
+
+  /// The wait for a jump out of a macro's error branch at (or inside) \p S
+  /// runs on that path only. A return (\p Returns) from `main` there ends
+  /// the program like an `exit()` in an error branch: only the program's
+  /// output must be complete (a kernel's printf), unless destructors of
+  /// locals run on the way; any other function's callers, and the code at a
+  /// `goto`'s label, go on running and need every op complete.
+  void waitOnErrorReturn(const std::vector<unsigned> &State, const Stmt *S, bool Returns) {
+    std::vector<unsigned> Needed = State;
+    if (IsMain && Returns && !DestructorBlocks) {
+      AccessSet Output;
+      Output.add(OutputObject, WriteAccess);
+      Needed.clear();
+      conflict(State, Output, "", &Needed);
+    }
+    if (Needed.empty())
+      return;
+    Wait W;
+    W.Where = {InsertionPoint::OnReturnFrom, S};
+    W.Covers = Needed;
+    W.EnqueuedHere = enqueuedHere(Needed);
+    W.Cause = WaitCause::LeavesFunction;
+    W.Line = lineOf(S->getBeginLoc());
+    R.Waits.push_back(std::move(W));
+  }
+
+  /// A wait on the first line of the inactive group at \p Begin for every
+  /// op pending there. It runs only in builds that compile the group, so it
+  /// covers nothing in this one: no op's covering wait, nothing cleared.
+  void addInactiveCodeWait(unsigned Begin, const std::vector<unsigned> &Pending) {
+    Wait W;
+    W.Where = {InsertionPoint::InInactiveCode, nullptr, Begin};
+    W.Covers = W.EnqueuedHere = Pending;
+    W.Cause = WaitCause::InactiveCode;
+    W.Line = SM.getLineNumber(SM.getMainFileID(), Begin);
     R.Waits.push_back(std::move(W));
   }
 
@@ -716,15 +771,15 @@ private:
     const auto *Block = dyn_cast<CompoundStmt>(Region);
 
     unsigned Previous = Block ? offsetOf(Block->getLBracLoc()) : offsetOf(Region->getBeginLoc());
-    // Code in an inactive #if branch between statements may, when compiled
-    // in, touch anything: wait before its directive.
+    // Code in an inactive #if group between statements may, when compiled
+    // in, touch anything: it waits for everything pending on its own first
+    // line, so only builds that compile it pay. The state after it is the
+    // same: where it is compiled in nothing is left pending, where it is
+    // not nothing ran.
     auto InactiveBefore = [&](unsigned Next) {
-      std::optional<unsigned> Directive = inactiveCodeIn(Previous, Next);
-      if (Directive && !State.empty()) {
-        addWait({InsertionPoint::BeforeDirective, nullptr, *Directive}, State,
-                WaitCause::InactiveCode, SM.getLineNumber(SM.getMainFileID(), *Directive));
-        State.clear();
-      }
+      for (unsigned Begin : InactiveCode)
+        if (!State.empty() && Begin > Previous && Begin < Next)
+          addInactiveCodeWait(Begin, State);
     };
 
     for (const Stmt *Child : Children) {
@@ -775,13 +830,19 @@ private:
         waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
       // A conflict wait covers only the conflicting ops' streams: a jump out of
       // the function or block still waits for the rest.
-      if ((isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) && !State.empty())
+      bool ErrorReturn = isa<ReturnStmt>(S) && inConditionalOfMacro(S);
+      if (isa<ReturnStmt, GotoStmt>(S) && inConditionalOfMacro(S))
+        waitOnErrorReturn(State, S, ErrorReturn);
+      else if ((isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) && !State.empty())
         waitBefore(State, S, WaitCause::LeavesFunction);
       else if ((isa<BreakStmt>(S) && leavingNeedsWait(State, BreakStart)) ||
                (isa<ContinueStmt>(S) && leavingNeedsWait(State, ContinueStart)))
         waitBefore(State, S, WaitCause::LeavesBlock);
 
-      if (A.ResetsDevice || (IsMain && isa<ReturnStmt>(S)))
+      // Never on a macro's error path: the release would run before every
+      // execution of the macro, and the program may go on. Returning from
+      // main without it is fine (the driver frees everything at exit).
+      if (A.ResetsDevice || (IsMain && isa<ReturnStmt>(S) && !ErrorReturn))
         R.Releases.push_back({InsertionPoint::BeforeStmt, S});
       if (syncsDevice(S, A, State))
         State.clear();
@@ -869,6 +930,8 @@ private:
 
   void processControl(const Stmt *S, const StmtAccesses &A, std::optional<unsigned> Inside,
                       std::vector<unsigned> &State, bool MayNotRun) {
+    ControlStack.push_back(S);
+    llvm::scope_exit PopControl([&] { ControlStack.pop_back(); });
     bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
     bool BreakTarget = Loop || isa<SwitchStmt>(S);
     Shape Sh = shapeOf(S);
@@ -913,7 +976,10 @@ private:
                         return offsetOf(Region->getBeginLoc()) <= *Inside &&
                                *Inside <= offsetOf(Region->getEndLoc());
                       });
-      if (Inside && !InRegion) {
+      // A case label in an inactive group of a switch body would be reached
+      // from the switch head, past the wait on the group's first line: the
+      // head waits too.
+      if (Inside && (!InRegion || isa<SwitchStmt>(S))) {
         Pre.add(UnknownObject, ReadWriteAccess);
         if (PreWhy.empty())
           PreWhy = "code in an inactive #if branch on line " +
@@ -925,7 +991,11 @@ private:
       waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
     // A conflict wait covers only the conflicting ops' streams: leaving the
     // function or block still waits for the rest.
-    if (E.LeavesFunction && !State.empty())
+    // A jump in a macro's branch that cannot be braced (`if (e) return;`)
+    // waits on that path only; the ops stay pending on the path that goes on.
+    if (E.LeavesFunction && !State.empty() && inConditionalOfMacro(S))
+      waitOnErrorReturn(State, S, E.OnlyReturns);
+    else if (E.LeavesFunction && !State.empty())
       waitBefore(State, S, WaitCause::LeavesFunction);
     else if (E.LeavesBlock &&
              leavingNeedsWait(State, BreakStart.size() && ContinueStart.size() &&
@@ -1065,7 +1135,7 @@ std::string describeWait(const Wait &W, const FunctionAccesses &FA) {
   case WaitCause::FunctionEnd:
     return "finish GPU work before " + FA.name() + " returns";
   case WaitCause::InactiveCode:
-    return "code in the inactive branch below may use the GPU's results when compiled in";
+    return "this branch is not compiled in the analysed build and may use the GPU's results";
   }
   return "";
 }

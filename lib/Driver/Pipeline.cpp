@@ -5,6 +5,7 @@
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/CRA/RedundantSyncs.h"
 #include "streamalloc/Driver/CompileCommands.h"
+#include "streamalloc/Driver/InactiveCode.h"
 #include "streamalloc/Model/ApiModel.h"
 #include "streamalloc/Transform/FileRewriter.h"
 #include "streamalloc/Transform/StreamOrderedAlloc.h"
@@ -35,28 +36,22 @@ namespace {
 
 /// What the preprocessor saw in the main file that the stages need.
 struct PreprocessorFacts {
-  std::vector<unsigned> IncludeEnds;                 ///< just past top-level #include lines
-  std::vector<std::pair<unsigned, unsigned>> Blocks; ///< (#if line start, #endif offset)
-  std::vector<unsigned> Skipped;                     ///< where skipped branches start
+  std::vector<unsigned> IncludeEnds;   ///< just past top-level #include lines
+  std::vector<InactiveGroup> Inactive; ///< groups of #if chains this build skips
 
-  /// For each skipped branch, the innermost #if block around it: a wait must
-  /// go before the whole block, so that it runs in every configuration.
-  std::vector<unsigned> inactiveIfs() const {
-    std::vector<unsigned> Ifs;
-    for (unsigned Offset : Skipped) {
-      std::optional<std::pair<unsigned, unsigned>> Inner;
-      for (const auto &B : Blocks)
-        if (B.first <= Offset && Offset < B.second && (!Inner || B.first >= Inner->first))
-          Inner = B;
-      if (Inner && !llvm::is_contained(Ifs, Inner->first))
-        Ifs.push_back(Inner->first);
-    }
-    return Ifs;
+  /// Where the inactive groups that hold code begin: a wait for what they
+  /// may touch goes there.
+  std::vector<unsigned> inactiveCode() const {
+    std::vector<unsigned> Begins;
+    for (const InactiveGroup &G : Inactive)
+      if (G.HasCode)
+        Begins.push_back(G.Begin);
+    return Begins;
   }
 };
 
 /// Records PreprocessorFacts: where top-level #include lines end (the stream
-/// pool goes after them) and which #if blocks hold code this configuration
+/// pool goes after them) and which groups of #if chains this configuration
 /// skips.
 class PreprocessorTracker : public PPCallbacks {
 public:
@@ -74,25 +69,19 @@ public:
   void If(SourceLocation, SourceRange, ConditionValueKind) override { ++Depth; }
   void Ifdef(SourceLocation, const Token &, const MacroDefinition &) override { ++Depth; }
   void Ifndef(SourceLocation, const Token &, const MacroDefinition &) override { ++Depth; }
-  void Endif(SourceLocation Loc, SourceLocation IfLoc) override {
-    Depth -= Depth > 0;
-    if (SM.isWrittenInMainFile(IfLoc) && SM.isWrittenInMainFile(Loc))
-      Facts.Blocks.push_back({lineStart(SM.getFileOffset(IfLoc)), SM.getFileOffset(Loc)});
-  }
+  void Endif(SourceLocation, SourceLocation) override { Depth -= Depth > 0; }
   void SourceRangeSkipped(SourceRange Range, SourceLocation) override {
-    if (SM.isWrittenInMainFile(Range.getBegin()))
-      Facts.Skipped.push_back(SM.getFileOffset(Range.getBegin()));
+    if (!SM.isWrittenInMainFile(Range.getBegin()) || !SM.isWrittenInMainFile(Range.getEnd()))
+      return;
+    llvm::append_range(Facts.Inactive, inactiveGroups(SM.getBufferData(SM.getMainFileID()),
+                                                      SM.getFileOffset(Range.getBegin()),
+                                                      SM.getFileOffset(Range.getEnd())));
   }
 
 private:
   const SourceManager &SM;
   PreprocessorFacts &Facts;
   unsigned Depth = 0;
-
-  unsigned lineStart(unsigned Offset) const {
-    size_t NL = SM.getBufferData(SM.getMainFileID()).rfind('\n', Offset);
-    return NL == StringRef::npos ? 0 : NL + 1;
-  }
 };
 
 bool isAnalysedHostFunction(const FunctionDecl *F, const SourceManager &SM) {
@@ -252,7 +241,7 @@ public:
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
     Result.Parsed = true;
-    InactiveIfs = Facts.inactiveIfs();
+    InactiveCode = Facts.inactiveCode();
     const SourceManager &SM = Ctx.getSourceManager();
     Result.Original = SM.getBufferData(SM.getMainFileID()).str();
     Result.Report.File = Result.Path;
@@ -266,7 +255,7 @@ public:
          {"sa_stream", "sa_streams_", "sa_release_streams", "sa_event", "sa_events_",
           "sa_is_page_locked", "sa_pinned_malloc", "sa_pinned_calloc", "sa_pinned_free",
           "sa_register", "sa_registered_malloc", "sa_registered_calloc", "sa_registered_free",
-          "sa_free_async"})
+          "sa_free_async", "sa_wait_on_return"})
       if (!Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Name)).empty())
         S.Blockers.push_back("it already defines `" + Name.str() +
                              "` (was it transformed before?)");
@@ -310,7 +299,7 @@ private:
   FileResult &Result;
   const PipelineOptions &Options;
   const PreprocessorFacts &Facts;
-  std::vector<unsigned> InactiveIfs;
+  std::vector<unsigned> InactiveCode;
   Preprocessor &PP;
   unsigned GraphClusters = 0;
   bool CallsDeviceReset = false;
@@ -452,10 +441,10 @@ private:
       // before an op it covers (both from one macro expansion) cannot be
       // placed: such ops stay synchronous and everything is planned again.
       auto Analyse = [&](llvm::ArrayRef<const Expr *> Ignored, StreamPlan &P) {
-        CraResult C = runCra(FA, Blocked, InactiveIfs, nullptr, Ignored);
+        CraResult C = runCra(FA, Blocked, InactiveCode, nullptr, Ignored);
         P = planStreams(FA, C, Options.Schedule);
         if (P.NumStreams > 0) {
-          C = runCra(FA, Blocked, InactiveIfs, &P.StreamOf, Ignored);
+          C = runCra(FA, Blocked, InactiveCode, &P.StreamOf, Ignored);
           P.bindWaits(C);
         }
         return C;

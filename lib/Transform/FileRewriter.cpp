@@ -14,7 +14,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
+#include <map>
 #include <optional>
 
 using namespace clang;
@@ -28,6 +30,7 @@ constexpr llvm::StringLiteral Release = "sa_release_streams";
 constexpr llvm::StringLiteral EventAccessor = "sa_event";
 constexpr llvm::StringLiteral EventArray = "sa_events_";
 constexpr llvm::StringLiteral FreeAsync = "sa_free_async";
+constexpr llvm::StringLiteral ReturnGuard = "sa_wait_on_return";
 
 std::string streamExpr(unsigned Stream) {
   return (Accessor + "(" + llvm::Twine(Stream) + ")").str();
@@ -46,7 +49,8 @@ struct FileRewriter::Impl {
   std::optional<unsigned> LastStream;
   unsigned NumEvents = 0; ///< events used by the functions added so far
   bool PinnedHelpers = false, RegisteredHelpers = false;
-  bool FreeHelper = false; ///< a stream-ordered cudaFree was rewritten
+  bool FreeHelper = false;   ///< a stream-ordered cudaFree was rewritten
+  bool ReturnGuards = false; ///< a statement waits only when it returns
   std::vector<InsertionPoint> Releases;
   /// Single-statement bodies put in braces.
   llvm::DenseSet<const Stmt *> WrappedBodies;
@@ -84,8 +88,53 @@ struct FileRewriter::Impl {
     return SM.getFileOffset(L);
   }
 
+  /// For a statement \p S of a macro expansion that may return: the file
+  /// range [begin, end) of the invocation and the `;` after it, when the
+  /// invocation is one whole statement of a block (so that braces around it
+  /// hide no declaration and leave the control flow as it is).
+  std::optional<std::pair<unsigned, unsigned>> guardRange(const Stmt *S) const {
+    if (!S->getBeginLoc().isMacroID() || !canInsertAfter(S))
+      return std::nullopt;
+    const Stmt *Whole = Wrapped(S);
+    if (isa<DeclStmt>(Whole))
+      return std::nullopt;
+    CharSourceRange Invocation = SM.getExpansionRange(S->getBeginLoc());
+    if (!SM.isWrittenInMainFile(Invocation.getBegin()))
+      return std::nullopt;
+    unsigned Begin = SM.getFileOffset(Invocation.getBegin());
+    if (expansionOffset(Whole->getEndLoc()) != Begin)
+      return std::nullopt; // the statement goes on after the invocation (an `else`)
+    auto Parents = Ctx.getParents(*Whole);
+    if (const auto *Block = Parents.size() == 1 ? Parents[0].get<CompoundStmt>() : nullptr) {
+      unsigned Statements = 0;
+      for (const Stmt *Child : Block->body())
+        Statements += expansionOffset(Child->getBeginLoc()) == Begin;
+      if (Statements != 1)
+        return std::nullopt; // the macro expands to several statements
+    }
+    unsigned End =
+        SM.getFileOffset(Lexer::getLocForEndOfToken(Invocation.getEnd(), 0, SM, Ctx.getLangOpts()));
+    size_t Semi = Buffer.find_first_not_of(" \t", End);
+    if (Semi != llvm::StringRef::npos && Buffer[Semi] == ';')
+      End = Semi + 1;
+    return std::make_pair(Begin, End);
+  }
+
+  /// Runs \p Code when control leaves the statement at \p Range by a return
+  /// (or any other jump), not when it completes: `{ guard; stmt; disarm; }`.
+  void guardReturns(std::pair<unsigned, unsigned> Range, const std::string &Code,
+                    const std::string &Reason) {
+    ReturnGuards = true;
+    llvm::StringRef Macro =
+        Buffer.substr(Range.first).take_while([](char C) { return llvm::isAlnum(C) || C == '_'; });
+    Edits.insert(Range.first, "{ " + ReturnGuard.str() + " sa_on_return{[] { " + Code +
+                                  " }, true}; /* streamalloc: only if " + Macro.str() +
+                                  " exits early: " + Reason + " */ ");
+    Edits.insert(Range.second, " sa_on_return.armed = false; }");
+  }
+
   std::optional<unsigned> insertionOffset(const InsertionPoint &Where) const {
-    if (Where.K == InsertionPoint::BeforeDirective)
+    if (Where.K == InsertionPoint::InInactiveCode)
       return Where.Offset;
     if (Where.K == InsertionPoint::BlockEnd)
       return expansionOffset(cast<CompoundStmt>(Where.Anchor)->getRBracLoc());
@@ -124,12 +173,6 @@ struct FileRewriter::Impl {
       return;
     }
     std::string Indent = indentOf(*Offset);
-    if (Where.K == InsertionPoint::BeforeDirective) {
-      // Directives sit in column 0; indent like the code line that follows.
-      size_t Next = Buffer.find('\n', *Offset);
-      if (Next != llvm::StringRef::npos)
-        Indent = indentOf(Next + 1);
-    }
     if (Where.K == InsertionPoint::BlockEnd) {
       const auto *Block = cast<CompoundStmt>(Where.Anchor);
       std::optional<unsigned> Last =
@@ -381,6 +424,9 @@ std::vector<unsigned> FileRewriter::misplacedWaits(const FunctionAccesses &FA,
   // enqueued in the same pass through the block are checked.)
   std::vector<unsigned> Misplaced;
   for (const Wait &W : Cra.Waits) {
+    // A guard's wait runs after everything in its statement.
+    if (W.Where.K == InsertionPoint::OnReturnFrom && P->guardRange(W.Where.Anchor))
+      continue;
     std::optional<unsigned> At = P->insertionOffset(W.Where);
     for (unsigned Op : W.EnqueuedHere) {
       clang::SourceLocation Begin = FA.ops()[Op].Call->getBeginLoc();
@@ -446,13 +492,28 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
                          ");",
                      "marks the end of " + FA.ops()[R.Op].Callee +
                          (R.Event < Plan.NumEdgeEvents ? " for another stream" : " for the host"));
+  // The waits for returns out of one macro invocation share its guard.
+  std::map<std::pair<unsigned, unsigned>, std::pair<std::vector<std::string>, std::string>> Guards;
   for (unsigned I = 0; I < Cra.Waits.size(); ++I) {
     if (Cra.Waits[I].Where.K == InsertionPoint::BodyEnd)
       continue; // with the body's `}` above
     std::string Code = WaitCode(I);
-    if (!Code.empty())
-      P->insertAt(Cra.Waits[I].Where, Code, describeWait(Cra.Waits[I], FA));
+    if (Code.empty())
+      continue;
+    if (Cra.Waits[I].Where.K == InsertionPoint::OnReturnFrom) {
+      if (std::optional<std::pair<unsigned, unsigned>> Range =
+              P->guardRange(Cra.Waits[I].Where.Anchor)) {
+        auto &[Codes, Reason] = Guards[*Range];
+        if (!llvm::is_contained(Codes, Code))
+          Codes.push_back(Code);
+        Reason = describeWait(Cra.Waits[I], FA);
+        continue;
+      }
+    }
+    P->insertAt(Cra.Waits[I].Where, Code, describeWait(Cra.Waits[I], FA));
   }
+  for (auto &[Range, Guard] : Guards)
+    P->guardReturns(Range, llvm::join(Guard.first, " "), Guard.second);
   for (const EventWait &W : Plan.EventWaits) {
     std::string Code, Producers;
     for (unsigned E : W.Events) {
@@ -534,6 +595,17 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
          << "    if (cudaEvent_t e = slot.exchange(nullptr))\n"
          << "      cudaEventDestroy(e);\n";
     OS << "}\n";
+    if (P->ReturnGuards)
+      OS << "// streamalloc: waits when control leaves a statement by a return (an error-check\n"
+         << "// macro that may return), not when the statement completes.\n"
+         << "struct " << ReturnGuard << " {\n"
+         << "  void (*wait)();\n"
+         << "  bool armed;\n"
+         << "  ~" << ReturnGuard << "() {\n"
+         << "    if (armed)\n"
+         << "      wait();\n"
+         << "  }\n"
+         << "};\n";
     if (P->FreeHelper)
       OS << "// streamalloc: cudaFree made stream-ordered; like cudaFree, it does nothing for "
             "null.\n"

@@ -40,12 +40,17 @@ class FunctionAccesses;
 /// A place in the source where code can be inserted.
 struct InsertionPoint {
   /// BodyEnd: after the single-statement body \p Anchor, inside the braces
-  /// the rewriter wraps around it (see CraResult::Wrapped).
-  enum Kind { BeforeStmt, BlockEnd, BeforeDirective, BodyEnd } K;
+  /// the rewriter wraps around it (see CraResult::Wrapped). InInactiveCode:
+  /// on the first line of a group of an #if chain that this build skips.
+  /// OnReturnFrom: on the paths that return from the function out of the
+  /// macro expansion \p Anchor comes from (an error-check macro), and only
+  /// there: the rewriter guards the statement (or, where it cannot, waits
+  /// before it).
+  enum Kind { BeforeStmt, BlockEnd, InInactiveCode, BodyEnd, OnReturnFrom } K;
   /// The statement (a BeforeStmt anchored at a wrapped body goes after its
   /// `{`), the CompoundStmt whose `}` it is, or the wrapped body.
   const clang::Stmt *Anchor;
-  unsigned Offset = 0; ///< BeforeDirective: file offset of the `#if` line
+  unsigned Offset = 0; ///< InInactiveCode: file offset of the group's first line
 };
 
 enum class WaitCause {
@@ -112,9 +117,12 @@ struct CraResult {
 };
 
 /// \p Blocked gives, per op id, why it cannot be rewritten (empty if it can).
-/// \p InactiveCode: file offsets of `#if`/`#ifdef` lines whose skipped branches
-/// hold code this parse did not see; in another configuration that code may
-/// touch anything, so pending ops are waited for before the directive.
+/// \p InactiveCode: file offsets of the first lines of groups of `#if` chains
+/// that this build skips and that hold code (not only directives); in another
+/// configuration that code may touch anything, so a group between statements
+/// waits for everything pending on its first line (compiled only with it),
+/// and a statement with such a group inside (outside its nested blocks)
+/// counts as touching anything.
 /// \p StreamOf (per op id, from the stream plan): when given, a wait for a
 /// conflict covers only the conflicting ops (and, on a stream where nothing
 /// else is pending, the whole stream); the other ops stay pending. Without
