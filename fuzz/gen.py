@@ -1101,6 +1101,18 @@ class Gen:
                     self.emit(ctx, "for (int i = 0; i < %s; ++i) %s = %s * %s + (unsigned int)i;"
                               % (self.count([h], n), self.at(h, "i"), self.at(h, "i"),
                                  self.odd()))
+            if self.chance(0.5):
+                # what reached the device, printed before later work can overwrite it
+                rid = self.nid()
+                bid = self.emit_open(ctx, "{")
+                inner = ctx.child()
+                self.emit(inner, "std::vector<unsigned int> ab%d(%d);" % (rid, n), mark=False)
+                self.charge(ctx, 10)
+                self.api(inner, "cudaMemcpy(ab%d.data(), %s, %d * sizeof(unsigned int), "
+                         "cudaMemcpyDeviceToHost)" % (rid, self.ptr(d), n), mark=False)
+                self.emit(inner, 'printf("ab%d %%08x\\n", checksum(ab%d.data(), %d));'
+                          % (rid, rid, n), mark=False)
+                self.emit_close(ctx, bid)
             return True
         dv = self.pick_view(ctx, "dev")
         hv = self.pick_view(ctx, "host")

@@ -11,8 +11,12 @@ cudaDeviceReset. cudaMallocAsync returns the address at once, but the memory cou
 memory only when its stream reaches the allocation; cudaFreeAsync frees it when its stream
 reaches the release. Streams are drained in an adversarial order (SA_EMU_STREAMS=reverse, the
 default, or forward) that honours only the event dependencies the program states
-(cudaEventRecord / cudaStreamWaitEvent, per record). Work still queued when the program
-exits never runs. A missing wait therefore shows up as a stale read, a lost write, missing
+(cudaEventRecord / cudaStreamWaitEvent, per record). The program's own cudaMemcpyAsync on
+the legacy stream is deferred as well, on a queue of the legacy stream ordered with the
+others as the legacy stream is with blocking streams; a pageable source is staged (read) at
+the call, as the runtime does, a page-locked one is read only when the copy runs, so a tool
+that pins the source of such a copy while the program overwrites it right after the call
+gets a wrong result. Work still queued when the program exits never runs. A missing wait therefore shows up as a stale read, a lost write, missing
 kernel output or an AddressSanitizer error, instead of going unnoticed.
 
 Each edit below names the text of emu/cuda_runtime.h it replaces; when that header changes
