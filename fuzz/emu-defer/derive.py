@@ -16,7 +16,8 @@ the legacy stream is deferred as well, on a queue of the legacy stream ordered w
 others as the legacy stream is with blocking streams; a pageable source is staged (read) at
 the call, as the runtime does, a page-locked one is read only when the copy runs, so a tool
 that pins the source of such a copy while the program overwrites it right after the call
-gets a wrong result. Work still queued when the program exits never runs. A missing wait therefore shows up as a stale read, a lost write, missing
+gets a wrong result. Kernel launches on the legacy stream are deferred on that queue too
+(they do not block the host on a GPU either). Work still queued when the program exits never runs. A missing wait therefore shows up as a stale read, a lost write, missing
 kernel output or an AddressSanitizer error, instead of going unnoticed.
 
 Each edit below names the text of emu/cuda_runtime.h it replaces; when that header changes
@@ -287,7 +288,10 @@ EDITS = [
      "template <typename... P, typename... A>\n"
      "void sa_emu_launch(void (*k)(P...), sa_emu_cfg c, A &&...a) {\n"
      "  auto args = std::make_tuple(P(a)...);\n"
-     "  sa_emu_submit(c.s, [=] { std::apply([&](auto... x) { sa_emu_run(k, c, x...); }, args); });\n"
+     "  auto fn = [=] { std::apply([&](auto... x) { sa_emu_run(k, c, x...); }, args); };\n"
+     "  // a kernel on the legacy stream does not block the host either\n"
+     "  if (sa_emu_async(c.s)) sa_emu_submit(c.s, fn);\n"
+     "  else sa_emu_submit_legacy(fn);\n"
      "}\n"
      "template <typename... P, typename... A>\n"
      "void sa_emu_run(void (*k)(P...), sa_emu_cfg c, A... a) {\n"
