@@ -1166,25 +1166,30 @@ class Gen:
         return True
 
     def timer_read(self, ctx, tid):
-        """One timer read, as real programs write them; the value goes to tm_record."""
+        """A timer read as real programs write them, and in the same statement (so that no
+        wait can come between them) the count of finished marked kernels; the timer's
+        value goes to tm_record, the count is printed."""
         form = self.r.randrange(4)
         if form == 0:
             self.emit(ctx, "struct timeval tv%d;" % tid, mark=False)
-            self.emit(ctx, "gettimeofday(&tv%d, nullptr);" % tid, mark=False)
-            self.emit(ctx, "tm_record((double)tv%d.tv_sec + (double)tv%d.tv_usec * 1e-6);"
-                      % (tid, tid), mark=False)
+            call = "gettimeofday(&tv%d, nullptr)" % tid
+            value = "(double)tv%d.tv_sec + (double)tv%d.tv_usec * 1e-6" % (tid, tid)
         elif form == 1:
             self.emit(ctx, "struct timespec ts%d;" % tid, mark=False)
-            self.emit(ctx, "clock_gettime(CLOCK_MONOTONIC, &ts%d);" % tid, mark=False)
-            self.emit(ctx, "tm_record((double)ts%d.tv_sec + (double)ts%d.tv_nsec * 1e-9);"
-                      % (tid, tid), mark=False)
+            call = "clock_gettime(CLOCK_MONOTONIC, &ts%d)" % tid
+            value = "(double)ts%d.tv_sec + (double)ts%d.tv_nsec * 1e-9" % (tid, tid)
         elif form == 2:
-            self.emit(ctx, "auto tc%d = std::chrono::steady_clock::now();" % tid, mark=False)
-            self.emit(ctx, "tm_record(std::chrono::duration<double>(tc%d.time_since_epoch())"
-                      ".count());" % tid, mark=False)
+            self.emit(ctx, "std::chrono::steady_clock::time_point tc%d;" % tid, mark=False)
+            call = "tc%d = std::chrono::steady_clock::now()" % tid
+            value = "std::chrono::duration<double>(tc%d.time_since_epoch()).count()" % tid
         else:
-            self.emit(ctx, "double tw%d = now_s();" % tid, mark=False)
-            self.emit(ctx, "tm_record(tw%d);" % tid, mark=False)
+            self.emit(ctx, "double tw%d = 0.0;" % tid, mark=False)
+            call = "tw%d = now_s()" % tid
+            value = "tw%d" % tid
+        self.emit(ctx, "unsigned int k%d = (%s, tm_done());" % (tid, call), mark=False)
+        self.emit(ctx, "tm_record(%s);" % value, mark=False)
+        self.emit(ctx, 'printf("timer %d observed %%u kernels complete\\n", k%d);' % (tid, tid),
+                  mark=False)
 
     def observe(self, ctx):
         """A synchronising call, a timer read right after it, and what the timer observed.
@@ -1206,8 +1211,6 @@ class Gen:
             self.api(inner, "cudaStreamSynchronize(0)" if x < 0.45 else "cudaDeviceSynchronize()",
                      mark=False)
         self.timer_read(inner, tid)
-        self.emit(inner, 'printf("timer %d observed %%u kernels complete\\n", tm_done());' % tid,
-                  mark=False)
         self.emit_close(ctx, bid)
 
     def pat_timed(self, ctx):
