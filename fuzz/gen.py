@@ -1232,10 +1232,11 @@ class Gen:
         return True
 
     def timer_setup(self, ctx):
-        """Mapped host memory for the flags of the marked kernels, zeroed."""
+        """Before the first CUDA call: mapped page-locked memory is wanted."""
         self.api(ctx, "cudaSetDeviceFlags(cudaDeviceMapHost)", mark=False)
 
     def timer_alloc(self, ctx):
+        """Mapped host memory for the flags of the marked kernels, zeroed."""
         self.emit(ctx, "unsigned int *tm_host = nullptr;", mark=False)
         if self.tm_registered:
             self.emit(ctx, "tm_host = (unsigned int *)malloc(TM_SLOTS * sizeof(unsigned int));",
