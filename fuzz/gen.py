@@ -1143,6 +1143,53 @@ class Gen:
                       % (pid, self.ptr(h), self.count([h], n)))
         return True
 
+    def pat_own_async_temp(self, ctx):
+        """The shape of the race in issue 18: a short-lived pageable buffer that a blocking
+        copy reads (what makes a tool want to pin it) and that the program's own async copy
+        then reads, overwritten right after that copy; what reached the device is printed."""
+        pairs = self.regions_apart(ctx, [("dev", self.choice([16, 64, 100, 256]))])
+        if not pairs:
+            return False
+        d = pairs[0]
+        n = d.len
+        e = self.regions_apart(ctx, [("dev", n)]) or [d]
+        tid = self.nid()
+        name = "pa%d" % tid
+        kind = self.choice(["malloc", "malloc", "new"])
+        bid = self.emit_open(ctx, "{")
+        inner = ctx.child()
+        if kind == "malloc":
+            self.emit(inner, "unsigned int *%s = (unsigned int *)malloc(%d * sizeof(unsigned int));"
+                      % (name, n), mark=False)
+        else:
+            self.emit(inner, "unsigned int *%s = new unsigned int[%d];" % (name, n), mark=False)
+        self.check_alloc(inner, name)
+        self.host_init(inner, name, n)
+        tv = View(self.new_alloc(name, "host", "temphost", n), name, name, 0, n)
+        t = Region(tv, 0, n)
+        self.used["async"] += 1
+        self.move(inner, e[0], t, "H2D", allow_2d=False)
+        if self.chance(0.5):
+            self.kernel_on(inner, e[0])
+        self.own_async(inner, d, t, "H2D")
+        if self.chance(0.4):
+            self.kernel_on(inner, d)
+        self.emit(inner, "for (int i = 0; i < %d; ++i) %s[i] = %s[i] * %s + (unsigned int)i;"
+                  % (n, name, name, self.odd()))
+        rid = self.nid()
+        self.emit(inner, "std::vector<unsigned int> ab%d(%d);" % (rid, n), mark=False)
+        self.charge(ctx, 10)
+        self.api(inner, "cudaMemcpy(ab%d.data(), %s, %d * sizeof(unsigned int), "
+                 "cudaMemcpyDeviceToHost)" % (rid, self.ptr(d), n), mark=False)
+        self.emit(inner, 'printf("ab%d %%08x\\n", checksum(ab%d.data(), %d));' % (rid, rid, n),
+                  mark=False)
+        if kind == "malloc":
+            self.emit(inner, "free(%s);" % name, mark=False)
+        else:
+            self.emit(inner, "delete[] %s;" % name, mark=False)
+        self.emit_close(ctx, bid)
+        return True
+
     # -- v3: timed regions ----------------------------------------------------------
     def can_mark(self, ctx):
         """k_mark launches run at most once per program (one flag each)."""
@@ -1807,7 +1854,7 @@ class Gen:
                      (1.5, self.pat_chains), (0.7, self.pat_join), (0.5, self.pat_diamond),
                      (1, self.pat_slices), (1.2, self.pat_temp)]
         if f.gpu_ok and self.f_async:
-            opts.append((2.5, self.op_own_async))
+            opts += [(2.5, self.op_own_async), (1, self.pat_own_async_temp)]
         if f.gpu_ok and self.f_timer:
             opts.append((1.2, self.pat_timed))
         if self.f_ifdef:
