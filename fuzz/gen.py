@@ -29,7 +29,7 @@ import itertools
 import random
 import sys
 
-GENERATOR_VERSION = "2"
+GENERATOR_VERSION = "3"
 
 SYM_N = 1024
 GHOST_N = 1024
@@ -46,9 +46,12 @@ SIZES = {
 
 SPINS = [0, 2, 5, 10, 20, 40, 80, 150, 300]
 
-PRELUDE = r"""#include <cstdio>
+PRELUDE = r"""#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/time.h>
+#include <time.h>
 #include <utility>
 #include <vector>
 #include <cuda_runtime.h>
@@ -62,6 +65,10 @@ PRELUDE = r"""#include <cstdio>
       exit(1);                                                           \
     }                                                                    \
   } while (0)
+
+// Error checks that leave the function (never taken: allocations do not fail here).
+#define CHECK_ALLOCATION(p) if (!(p)) { printf("alloc failed\n"); return 1; }
+#define CHECK_ALLOCATION_VOID(p) if (!(p)) { printf("alloc failed\n"); return; }
 
 #define SYM_N 1024
 #define GHOST_N 1024
@@ -161,6 +168,43 @@ __global__ void k_shift(unsigned int *dst, const unsigned int *src, int n, int s
 __global__ void k_from_const(unsigned int *dst, int off, int n, int spin_us) {
   sa_spin(spin_us);
   SA_FOR(i, n) dst[i] = dst[i] * 5u + c_tab[(off + i) % CONST_N];
+}
+
+// Timed regions.  A timer's value differs from run to run, so it is never printed (it
+// only feeds tm_sink); what is printed is what the timer read observed: how many of the
+// marked kernels (k_mark) had finished.  Each k_mark launch sets its own flag in mapped
+// host memory, through the device pointer of that memory; the host reads the flags
+// through a volatile pointer (tm_done).
+#define TM_SLOTS 64
+static volatile unsigned int *tm_flags = nullptr;
+static unsigned int *tm_flags_dev = nullptr;
+[[maybe_unused]] static volatile double tm_sink = 0.0;
+[[maybe_unused]] static double tm_last = 0.0;
+
+[[maybe_unused]] static double now_s() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+[[maybe_unused]] static void tm_record(double t) {
+  tm_sink = tm_sink + (t - tm_last);
+  tm_last = t;
+}
+
+[[maybe_unused]] static unsigned int tm_done() {
+  unsigned int k = 0;
+  for (int i = 0; i < TM_SLOTS; ++i) k += tm_flags[i] != 0u ? 1u : 0u;
+  return k;
+}
+
+// One block only: after __syncthreads every thread's work is done when the flag is set.
+__global__ void k_mark(unsigned int *buf, unsigned int k, int n, unsigned int *flag,
+                       int spin_us) {
+  sa_spin(spin_us);
+  SA_FOR(i, n) buf[i] = buf[i] * k + 7u;
+  __syncthreads();
+  if (threadIdx.x == 0) *(volatile unsigned int *)flag = 1u;
 }
 
 static unsigned int checksum(const unsigned int *p, int n) {
@@ -334,6 +378,9 @@ class Gen:
         self.next_uid = 0
         self.helpers = []
         self.kernels_used = set()
+        self.no_host_reads = False
+        self.mark_slots = 0
+        self.used = {"async": 0, "timer": 0, "ifdef": 0, "checkalloc": 0}
 
     # -- utilities ---------------------------------------------------------
     def nid(self):
@@ -382,7 +429,7 @@ class Gen:
     def host_scalar(self, ctx, odd=False):
         """A scalar argument: a literal, or a host value read at the call."""
         hv = self.live_views(ctx, "host")
-        if hv and self.chance(0.25):
+        if hv and self.chance(0.25) and not self.no_host_reads:
             e = self.at(self.place(ctx, self.choice(hv), 1), "0")
             return "(%s | 1u)" % e if odd else e
         return self.odd() if odd else self.u32()
@@ -613,6 +660,8 @@ class Gen:
         return None
 
     def op_kernel(self, ctx):
+        if self.can_mark(ctx) and self.chance(0.15):
+            return self.mark_kernel(ctx)
         name = self.weighted([(3, "k_add"), (3, "k_scale"), (3, "k_mix"), (2, "k_fill"),
                               (1, "k_from_sym"), (1, "k_to_sym"), (1, "k_sum"), (2, "k_xor"),
                               (1, "k_view"), (1, "k_shift"), (1, "k_from_const")])
@@ -950,6 +999,7 @@ class Gen:
                     self.emit(inner, "unsigned int *%s = nullptr;" % name, mark=False)
                 self.api(inner, "cudaMallocHost(&%s, %d * sizeof(unsigned int))" % (name, n),
                          mark=False)
+            self.check_alloc(inner, name)
             self.host_init(inner, name, n)
             a = self.new_alloc(name, "host", "temphost", n)
             return View(a, name, name, 0, n)
@@ -970,6 +1020,7 @@ class Gen:
             dname = "dt%d" % tid
             self.emit(inner, "unsigned int *%s = nullptr;" % dname, mark=False)
             self.api(inner, "cudaMalloc(&%s, %d * sizeof(unsigned int))" % (dname, m), mark=False)
+            self.check_alloc(inner, dname)
             self.api(inner, "cudaMemset(%s, %d, %d * sizeof(unsigned int))"
                      % (dname, self.r.randrange(256), m), mark=False)
             dtv = View(self.new_alloc(dname, "dev", "tempdev", m), dname, dname, 0, m)
@@ -1002,6 +1053,295 @@ class Gen:
                 self.api(inner, "cudaFree(%s)" % dtv.ptr, mark=False)
         self.emit_close(ctx, bid)
         return True
+
+    # -- v3: the program's own asynchronous copies ---------------------------------
+    PAGEABLE = ("malloc", "new", "vector", "stack", "global", "struct-host", "tempvec")
+
+    def legacy_sync(self, ctx):
+        self.charge(ctx, 5)
+        self.api(ctx, self.choice(["cudaDeviceSynchronize()", "cudaDeviceSynchronize()",
+                                   "cudaStreamSynchronize(0)"]))
+
+    def own_async(self, ctx, d, s, direction):
+        kind = {"H2D": "cudaMemcpyHostToDevice", "D2H": "cudaMemcpyDeviceToHost"}[direction]
+        stream = "" if self.chance(0.15) else ", 0"
+        self.written(d)
+        self.charge(ctx, 10)
+        self.api(ctx, "cudaMemcpyAsync(%s, %s, %s, %s%s)"
+                 % (self.ptr(d), self.ptr(s), self.nbytes(self.count([d, s], d.len)), kind,
+                    stream))
+
+    def op_own_async(self, ctx):
+        """cudaMemcpyAsync(..., 0) as the program itself writes it.  H2D from pageable
+        memory is staged before the call returns, so the host may overwrite the source
+        at once; from page-locked (or possibly page-locked: helper parameters) memory
+        the copy reads the source later, so a sync comes first.  D2H: always a sync
+        before the destination is read."""
+        if self.chance(0.6):
+            dv = self.pick_view(ctx, "dev")
+            hv = self.pick_view(ctx, "host")
+            if not dv or not hv:
+                return False
+            n = self.pick_len(min(dv.len, hv.len))
+            d, h = self.place(ctx, dv, n), self.place(ctx, hv, n)
+            self.used["async"] += 1
+            self.own_async(ctx, d, h, "H2D")
+            if self.chance(0.35):
+                self.kernel_on(ctx, d)
+            pageable = h.view.alloc.kind in self.PAGEABLE
+            if not pageable or self.chance(0.2):
+                self.legacy_sync(ctx)
+            if self.chance(0.85):
+                # the host reuses the source buffer right away
+                self.written(h)
+                if self.chance(0.3):
+                    self.emit(ctx, "memset(%s, %d, %s);" % (self.ptr(h), self.r.randrange(256),
+                                                           self.nbytes(self.count([h], n))))
+                else:
+                    self.emit(ctx, "for (int i = 0; i < %s; ++i) %s = %s * %s + (unsigned int)i;"
+                              % (self.count([h], n), self.at(h, "i"), self.at(h, "i"),
+                                 self.odd()))
+            if self.chance(0.5):
+                # what reached the device, printed before later work can overwrite it
+                rid = self.nid()
+                bid = self.emit_open(ctx, "{")
+                inner = ctx.child()
+                self.emit(inner, "std::vector<unsigned int> ab%d(%d);" % (rid, n), mark=False)
+                self.charge(ctx, 10)
+                self.api(inner, "cudaMemcpy(ab%d.data(), %s, %d * sizeof(unsigned int), "
+                         "cudaMemcpyDeviceToHost)" % (rid, self.ptr(d), n), mark=False)
+                self.emit(inner, 'printf("ab%d %%08x\\n", checksum(ab%d.data(), %d));'
+                          % (rid, rid, n), mark=False)
+                self.emit_close(ctx, bid)
+            return True
+        dv = self.pick_view(ctx, "dev")
+        hv = self.pick_view(ctx, "host")
+        if not dv or not hv:
+            return False
+        n = self.pick_len(min(dv.len, hv.len))
+        d, h = self.place(ctx, dv, n), self.place(ctx, hv, n)
+        self.used["async"] += 1
+        self.own_async(ctx, h, d, "D2H")
+        if self.chance(0.3):
+            # ordered after the copy on stream 0; reads no host memory (the copy may
+            # still be writing its destination)
+            self.no_host_reads = True
+            self.kernel_on(ctx, d)
+            self.no_host_reads = False
+        if self.chance(0.4):
+            other = self.regions_apart(ctx, [("host", self.pick_len(256))], [h])
+            if other:
+                x = other[0]
+                self.written(x)
+                self.emit(ctx, "for (int i = 0; i < %s; ++i) %s = %s * %s + (unsigned int)i;"
+                          % (self.count([x], x.len), self.at(x, "i"), self.at(x, "i"),
+                             self.odd()))
+        self.legacy_sync(ctx)
+        if self.chance(0.7):
+            pid = self.nid()
+            self.emit(ctx, 'printf("a%d %%08x\\n", checksum(%s, %s));'
+                      % (pid, self.ptr(h), self.count([h], n)))
+        return True
+
+    def pat_own_async_temp(self, ctx):
+        """The shape of the race in issue 18: a short-lived pageable buffer that a blocking
+        copy reads (what makes a tool want to pin it) and that the program's own async copy
+        then reads, overwritten right after that copy; what reached the device is printed."""
+        pairs = self.regions_apart(ctx, [("dev", self.choice([16, 64, 100, 256]))])
+        if not pairs:
+            return False
+        d = pairs[0]
+        n = d.len
+        e = self.regions_apart(ctx, [("dev", n)]) or [d]
+        tid = self.nid()
+        name = "pa%d" % tid
+        kind = self.choice(["malloc", "malloc", "new"])
+        bid = self.emit_open(ctx, "{")
+        inner = ctx.child()
+        if kind == "malloc":
+            self.emit(inner, "unsigned int *%s = (unsigned int *)malloc(%d * sizeof(unsigned int));"
+                      % (name, n), mark=False)
+        else:
+            self.emit(inner, "unsigned int *%s = new unsigned int[%d];" % (name, n), mark=False)
+        self.check_alloc(inner, name)
+        self.host_init(inner, name, n)
+        tv = View(self.new_alloc(name, "host", "temphost", n), name, name, 0, n)
+        t = Region(tv, 0, n)
+        self.used["async"] += 1
+        self.move(inner, e[0], t, "H2D", allow_2d=False)
+        if self.chance(0.5):
+            self.kernel_on(inner, e[0])
+        self.own_async(inner, d, t, "H2D")
+        if self.chance(0.4):
+            self.kernel_on(inner, d)
+        self.emit(inner, "for (int i = 0; i < %d; ++i) %s[i] = %s[i] * %s + (unsigned int)i;"
+                  % (n, name, name, self.odd()))
+        rid = self.nid()
+        self.emit(inner, "std::vector<unsigned int> ab%d(%d);" % (rid, n), mark=False)
+        self.charge(ctx, 10)
+        self.api(inner, "cudaMemcpy(ab%d.data(), %s, %d * sizeof(unsigned int), "
+                 "cudaMemcpyDeviceToHost)" % (rid, self.ptr(d), n), mark=False)
+        self.emit(inner, 'printf("ab%d %%08x\\n", checksum(ab%d.data(), %d));' % (rid, rid, n),
+                  mark=False)
+        if kind == "malloc":
+            self.emit(inner, "free(%s);" % name, mark=False)
+        else:
+            self.emit(inner, "delete[] %s;" % name, mark=False)
+        self.emit_close(ctx, bid)
+        return True
+
+    # -- v3: timed regions ----------------------------------------------------------
+    def can_mark(self, ctx):
+        """k_mark launches run at most once per program (one flag each)."""
+        return (self.f_timer and ctx.func.is_main and ctx.mult == 1
+                and self.mark_slots < 64)
+
+    def mark_kernel(self, ctx):
+        v = self.pick_view(ctx, "dev")
+        if not v:
+            return False
+        d = self.place(ctx, v, self.pick_len(v.len))
+        n = self.count([d], d.len)
+        spin = self.spin(ctx)
+        slot = self.mark_slots
+        self.mark_slots += 1
+        self.written(d)
+        self.kernels_used.add("k_mark")
+        self.emit(ctx, "k_mark<<<1, %d>>>(%s, %s, %s, tm_flags_dev + %d, %d);"
+                  % (self.choice([32, 64, 128, 256]), self.ptr(d), self.host_scalar(ctx, True),
+                     n, slot, spin))
+        return True
+
+    def timer_read(self, ctx, tid):
+        """A timer read as real programs write them, and in the same statement (so that no
+        wait can come between them) the count of finished marked kernels; the timer's
+        value goes to tm_record, the count is printed."""
+        form = self.r.randrange(4)
+        if form == 0:
+            self.emit(ctx, "struct timeval tv%d;" % tid, mark=False)
+            call = "gettimeofday(&tv%d, nullptr)" % tid
+            value = "(double)tv%d.tv_sec + (double)tv%d.tv_usec * 1e-6" % (tid, tid)
+        elif form == 1:
+            self.emit(ctx, "struct timespec ts%d;" % tid, mark=False)
+            call = "clock_gettime(CLOCK_MONOTONIC, &ts%d)" % tid
+            value = "(double)ts%d.tv_sec + (double)ts%d.tv_nsec * 1e-9" % (tid, tid)
+        elif form == 2:
+            self.emit(ctx, "std::chrono::steady_clock::time_point tc%d;" % tid, mark=False)
+            call = "tc%d = std::chrono::steady_clock::now()" % tid
+            value = "std::chrono::duration<double>(tc%d.time_since_epoch()).count()" % tid
+        else:
+            self.emit(ctx, "double tw%d = 0.0;" % tid, mark=False)
+            call = "tw%d = now_s()" % tid
+            value = "tw%d" % tid
+        self.emit(ctx, "unsigned int k%d = (%s, tm_done());" % (tid, call), mark=False)
+        self.emit(ctx, "tm_record(%s);" % value, mark=False)
+        self.emit(ctx, 'printf("timer %d observed %%u kernels complete\\n", k%d);' % (tid, tid),
+                  mark=False)
+
+    def observe(self, ctx):
+        """A synchronising call, a timer read right after it, and what the timer observed.
+        One deletable block, so the reducer never separates the read from its sync."""
+        tid = self.nid()
+        bid = self.emit_open(ctx, "{")
+        inner = ctx.child()
+        dv = self.pick_view(ctx, "dev")
+        x = self.r.random()
+        if x < 0.2 and dv:
+            rg = self.place(ctx, dv, 1)
+            self.emit(inner, "unsigned int tr%d = 0;" % tid, mark=False)
+            self.charge(ctx, 10)
+            self.api(inner, "cudaMemcpy(&tr%d, %s, sizeof(unsigned int), cudaMemcpyDeviceToHost)"
+                     % (tid, self.ptr(rg)), mark=False)
+            self.emit(inner, 'printf("tr%d %%u\\n", tr%d);' % (tid, tid), mark=False)
+        else:
+            self.charge(ctx, 5)
+            self.api(inner, "cudaStreamSynchronize(0)" if x < 0.45 else "cudaDeviceSynchronize()",
+                     mark=False)
+        self.timer_read(inner, tid)
+        self.emit_close(ctx, bid)
+
+    def pat_timed(self, ctx):
+        """A timed region: observe, marked kernels among other statements, observe."""
+        if ctx.depth >= self.cfg["max_depth"] or not self.live_views(ctx, "dev"):
+            return False
+        self.used["timer"] += 1
+        bid = self.emit_open(ctx, "{")
+        inner = ctx.child()
+        self.observe(inner)
+        steps = [lambda: self.stmt(inner) for _ in range(self.r.randint(0, 2))]
+        if self.can_mark(inner):
+            steps += [lambda: self.mark_kernel(inner) for _ in range(self.r.randint(1, 2))]
+        self.r.shuffle(steps)
+        for st in steps:
+            st()
+        self.observe(inner)
+        self.emit_close(ctx, bid)
+        return True
+
+    def timer_setup(self, ctx):
+        """Before the first CUDA call: mapped page-locked memory is wanted."""
+        self.api(ctx, "cudaSetDeviceFlags(cudaDeviceMapHost)", mark=False)
+
+    def timer_alloc(self, ctx):
+        """Mapped host memory for the flags of the marked kernels, zeroed."""
+        self.emit(ctx, "unsigned int *tm_host = nullptr;", mark=False)
+        if self.tm_registered:
+            self.emit(ctx, "tm_host = (unsigned int *)malloc(TM_SLOTS * sizeof(unsigned int));",
+                      mark=False)
+            self.emit(ctx, "for (int i = 0; i < TM_SLOTS; ++i) tm_host[i] = 0u;", mark=False)
+            self.api(ctx, "cudaHostRegister(tm_host, TM_SLOTS * sizeof(unsigned int), "
+                     "cudaHostRegisterMapped)", mark=False)
+        else:
+            self.api(ctx, "cudaHostAlloc(&tm_host, TM_SLOTS * sizeof(unsigned int), "
+                     "cudaHostAllocMapped)", mark=False)
+            self.emit(ctx, "for (int i = 0; i < TM_SLOTS; ++i) tm_host[i] = 0u;", mark=False)
+        self.emit(ctx, "tm_flags = tm_host;", mark=False)
+        self.api(ctx, "cudaHostGetDevicePointer((void **)&tm_flags_dev, tm_host, 0)", mark=False)
+
+    def timer_release(self, ctx):
+        if self.tm_registered:
+            self.api(ctx, "cudaHostUnregister(tm_host)", mark=False)
+            self.emit(ctx, "free(tm_host);", mark=False)
+        else:
+            self.api(ctx, "cudaFreeHost(tm_host)", mark=False)
+
+    # -- v3: inactive preprocessor blocks ----------------------------------------------
+    def op_inactive(self, ctx):
+        """Host reads (prints) inside a block that is never compiled: #ifdef SA_FUZZ_DEBUG,
+        or the #else of an #if 1 whose active part holds ordinary statements."""
+        if not self.live_views(ctx, "host"):
+            return False
+        self.used["ifdef"] += 1
+        pad = "  " * ctx.indent
+
+        def dead_reads():
+            inner = ctx.child()
+            for _ in range(self.r.randint(1, 2)):
+                if self.chance(0.7):
+                    self.op_host_print(inner)
+                else:
+                    self.op_host_reduce(inner)
+        bid = self.nid()
+        if ctx.depth < self.cfg["max_depth"] and self.chance(0.3):
+            ctx.func.lines.append(pad + "#if 1  //@b{%d" % bid)
+            live = ctx.child()
+            for _ in range(self.r.randint(1, 2)):
+                self.stmt(live)
+            ctx.func.lines.append(pad + "#else")
+            dead_reads()
+        else:
+            ctx.func.lines.append(pad + "#ifdef SA_FUZZ_DEBUG  //@b{%d" % bid)
+            dead_reads()
+        ctx.func.lines.append(pad + "#endif  //@b}%d" % bid)
+        return True
+
+    # -- v3: error checks that return ----------------------------------------------------
+    def check_alloc(self, ctx, name):
+        if self.f_checkalloc and self.chance(0.75):
+            macro = "CHECK_ALLOCATION_VOID" if ctx.func.ret == "void" and not ctx.func.is_main \
+                else "CHECK_ALLOCATION"
+            self.used["checkalloc"] += 1
+            self.emit(ctx, "%s(%s);" % (macro, name))
 
     # -- host operations -----------------------------------------------------
     def host_pair(self, ctx, disjoint):
@@ -1447,6 +1787,7 @@ class Gen:
             a = self.new_alloc("tmp%d" % tid, "dev", "tempdev", n)
             self.emit(ctx, "unsigned int *tmp%d = nullptr;" % tid, mark=False)
             self.api(ctx, "cudaMalloc(&tmp%d, %d * sizeof(unsigned int))" % (tid, n), mark=False)
+            self.check_alloc(ctx, "tmp%d" % tid)
             self.api(ctx, "cudaMemset(tmp%d, %d, %d * sizeof(unsigned int))"
                      % (tid, self.r.randrange(256), n), mark=False)
             f.views.append(View(a, "tmp%d" % tid, "tmp%d" % tid, 0, n))
@@ -1512,6 +1853,12 @@ class Gen:
                      (0.6, lambda c: self.op_copy2d(c, "D2H")),
                      (1.5, self.pat_chains), (0.7, self.pat_join), (0.5, self.pat_diamond),
                      (1, self.pat_slices), (1.2, self.pat_temp)]
+        if f.gpu_ok and self.f_async:
+            opts += [(2.5, self.op_own_async), (1, self.pat_own_async_temp)]
+        if f.gpu_ok and self.f_timer:
+            opts.append((1.2, self.pat_timed))
+        if self.f_ifdef:
+            opts.append((1.2, self.op_inactive))
         if ctx.loop_kind:
             opts.append((1, self.ctrl_jump))
         if not f.is_main:
@@ -1558,6 +1905,7 @@ class Gen:
             if declare:
                 self.emit(ctx, "unsigned int *%s = nullptr;" % name, mark=False)
             self.api(ctx, "cudaMallocHost(&%s, %d * sizeof(unsigned int))" % (name, n), mark=False)
+        self.check_alloc(ctx, name)
         self.host_init(ctx, name, n)
         v = View(a, name, name, 0, n)
         ctx.func.views.append(v)
@@ -1569,11 +1917,13 @@ class Gen:
             self.emit(ctx, "%s%s = make_dev(%d, %d);" % ("unsigned int *" if declare else "",
                                                         name, n, self.r.randrange(256)),
                       mark=False)
+            self.check_alloc(ctx, name)
             ctx.func.views.append(View(a, name, name, 0, n))
             return a
         if declare:
             self.emit(ctx, "unsigned int *%s = nullptr;" % name, mark=False)
         self.api(ctx, "cudaMalloc(&%s, %d * sizeof(unsigned int))" % (name, n), mark=False)
+        self.check_alloc(ctx, name)
         self.dev_init(ctx, name, n)
         ctx.func.views.append(View(a, name, name, 0, n))
         return a
@@ -1667,6 +2017,8 @@ class Gen:
         f = Func("main", True, True, self.cfg["budget_us"])
         ctx = Ctx(f, 1, top=True)
         self.main_allocs = []
+        if self.f_timer:
+            self.timer_setup(ctx)
         # the global host array and the symbol
         ga = self.new_alloc("g_host", "host", "global", GHOST_N)
         self.host_init(ctx, "g_host", GHOST_N)
@@ -1764,9 +2116,18 @@ class Gen:
                 ln = self.r.randint(256, base.len - off)
                 self.emit(ctx, "unsigned int *%s = %s + %d;" % (name, base.ptr, off), mark=False)
                 f.views.append(View(base.alloc, name, name, off, ln))
+        if self.f_timer:
+            self.timer_alloc(ctx)
         # the body
         lo, hi = self.cfg["main_stmts"]
         self.stmts(ctx, self.r.randint(lo, hi))
+        # every construct this program was picked for appears at least once
+        for flag, key, op in ((self.f_async, "async", self.op_own_async),
+                              (self.f_timer, "timer", self.pat_timed),
+                              (self.f_ifdef, "ifdef", self.op_inactive)):
+            for _ in range(5):
+                if not flag or self.used[key] or op(ctx):
+                    break
         # make sure every helper runs at least once (directly or through another helper)
         for h in self.helpers:
             if h not in self.reachable(f) and self.can_afford(ctx, h.cost):
@@ -1806,6 +2167,8 @@ class Gen:
         for a in self.main_allocs:
             if a.alive:
                 self.free_stmt(ctx, a, mark=False)
+        if self.f_timer:
+            self.timer_release(ctx)
         if self.chance(0.3):
             self.api(ctx, "cudaDeviceReset()", mark=False)
         self.emit(ctx, "return 0;", mark=False)
@@ -1813,6 +2176,12 @@ class Gen:
 
     # -- the whole program ------------------------------------------------------
     def program(self):
+        # v3 constructs, each in a good share of programs
+        self.f_async = self.chance(0.6)
+        self.f_timer = self.chance(0.5)
+        self.tm_registered = self.chance(0.4)
+        self.f_ifdef = self.chance(0.5)
+        self.f_checkalloc = self.chance(0.5)
         lo, hi = self.cfg["helpers"]
         for i in range(self.r.randint(lo, hi)):
             self.helpers.append(self.make_helper(i))

@@ -11,8 +11,13 @@ cudaDeviceReset. cudaMallocAsync returns the address at once, but the memory cou
 memory only when its stream reaches the allocation; cudaFreeAsync frees it when its stream
 reaches the release. Streams are drained in an adversarial order (SA_EMU_STREAMS=reverse, the
 default, or forward) that honours only the event dependencies the program states
-(cudaEventRecord / cudaStreamWaitEvent, per record). Work still queued when the program
-exits never runs. A missing wait therefore shows up as a stale read, a lost write, missing
+(cudaEventRecord / cudaStreamWaitEvent, per record). The program's own cudaMemcpyAsync on
+the legacy stream is deferred as well, on a queue of the legacy stream ordered with the
+others as the legacy stream is with blocking streams; a pageable source is staged (read) at
+the call, as the runtime does, a page-locked one is read only when the copy runs, so a tool
+that pins the source of such a copy while the program overwrites it right after the call
+gets a wrong result. Kernel launches on the legacy stream are deferred on that queue too
+(they do not block the host on a GPU either). Work still queued when the program exits never runs. A missing wait therefore shows up as a stale read, a lost write, missing
 kernel output or an AddressSanitizer error, instead of going unnoticed.
 
 Each edit below names the text of emu/cuda_runtime.h it replaces; when that header changes
@@ -66,6 +71,19 @@ inline void sa_emu_step(cudaStream_t s) {
 inline void sa_emu_run_stream(cudaStream_t s) {
   while (!sa_emu_q(s).empty()) sa_emu_step(s);
 }
+// The legacy stream's own deferred work (the program's cudaMemcpyAsync on stream 0) is a
+// queue too, under the key 0; it is ordered with the other streams as the legacy stream
+// is with blocking streams: each waits for what the other had queued before.
+inline bool sa_emu_pending(cudaStream_t s) {
+  auto it = sa_emu_queues_.find(s);
+  return it != sa_emu_queues_.end() && !it->second.empty();
+}
+inline void sa_emu_order_after(cudaStream_t waiter, cudaStream_t s) {
+  long seq = ++sa_emu_seq_;
+  sa_emu_record_stream_[seq] = s;
+  sa_emu_q(s).push_back({1, seq, nullptr});
+  sa_emu_q(waiter).push_back({2, seq, nullptr});
+}
 inline void sa_emu_flush_all() {
   std::vector<cudaStream_t> order = sa_emu_order_;
   const char *e = getenv("SA_EMU_STREAMS");
@@ -76,11 +94,19 @@ inline void sa_emu_flush_all() {
 // Runs fn now (legacy stream: after everything queued) or queues it on stream s.
 inline void sa_emu_submit(cudaStream_t s, std::function<void()> fn) {
   if (sa_emu_async(s)) {
+    if (sa_emu_pending(0)) sa_emu_order_after(s, 0);
     sa_emu_q(s).push_back({0, 0, fn});
   } else {
     sa_emu_flush_all();
     fn();
   }
+}
+// Queues fn as deferred work of the legacy stream, after the work already queued anywhere.
+inline void sa_emu_submit_legacy(std::function<void()> fn) {
+  std::vector<cudaStream_t> order = sa_emu_order_;
+  for (cudaStream_t t : order)
+    if (t != 0 && sa_emu_pending(t)) sa_emu_order_after(0, t);
+  sa_emu_q(0).push_back({0, 0, fn});
 }
 '''
 
@@ -88,7 +114,7 @@ EDITS = [
     ("includes",
      "#include <cstring>\n",
      "#include <cstring>\n#include <deque>\n#include <functional>\n#include <map>\n"
-     "#include <tuple>\n#include <vector>\n"),
+     "#include <memory>\n#include <tuple>\n#include <vector>\n"),
     ("queues after the handle types",
      "typedef struct sa_emu_event_ *cudaEvent_t;\n",
      "typedef struct sa_emu_event_ *cudaEvent_t;\n" + QUEUES),
@@ -131,7 +157,25 @@ EDITS = [
      "  sa_emu_submit(0, [=] { sa_emu_memcpy(dst, src, n, kind); });\n  return cudaSuccess;\n}\n"
      "inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind kind,\n"
      "                                   cudaStream_t s = 0) {\n"
-     "  sa_emu_submit(s, [=] { sa_emu_memcpy(dst, src, n, kind); });\n  return cudaSuccess;\n}"),
+     "  if (sa_emu_async(s) || n == 0) {\n"
+     "    sa_emu_submit(s, [=] { sa_emu_memcpy(dst, src, n, kind); });\n"
+     "    return cudaSuccess;\n  }\n"
+     "  // The program's own copy on the legacy stream runs later, in stream order, except\n"
+     "  // that a pageable source is staged now (the runtime copies it before returning);\n"
+     "  // from page-locked memory the source is read only when the copy runs.\n"
+     "  bool from_host = kind == cudaMemcpyHostToDevice ||\n"
+     "                   (kind == cudaMemcpyDefault && !sa_emu_is_dev(src));\n"
+     "  bool to_host = kind == cudaMemcpyDeviceToHost || (kind == cudaMemcpyDefault && !sa_emu_is_dev(dst));\n"
+     "  if (kind == cudaMemcpyHostToHost || (from_host && to_host)) {\n"
+     "    sa_emu_submit(0, [=] { sa_emu_memcpy(dst, src, n, kind); });\n"
+     "    return cudaSuccess;\n  }\n"
+     "  if (from_host && !sa_emu_locked(src, n)) {\n"
+     "    auto staged = std::make_shared<std::vector<unsigned char>>(\n"
+     "        (const unsigned char *)src, (const unsigned char *)src + n);\n"
+     "    sa_emu_submit_legacy([=] { sa_emu_memcpy(dst, staged->data(), n, kind); });\n"
+     "  } else {\n"
+     "    sa_emu_submit_legacy([=] { sa_emu_memcpy(dst, src, n, kind); });\n  }\n"
+     "  return cudaSuccess;\n}"),
     ("cudaMemcpy2DAsync is queued as one piece of work",
      "                                     size_t width, size_t height, cudaMemcpyKind kind,\n"
      "                                     cudaStream_t = 0) {\n"
@@ -203,7 +247,7 @@ EDITS = [
     ("stream synchronisation runs the stream",
      "inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }",
      "inline cudaError_t cudaStreamSynchronize(cudaStream_t s) {\n"
-     "  if (sa_emu_async(s)) sa_emu_run_stream(s);\n  return cudaSuccess;\n}"),
+     "  sa_emu_run_stream(sa_emu_async(s) ? s : 0);\n  return cudaSuccess;\n}"),
     ("a stream waits for the latest record of the event",
      "inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int = 0) {\n"
      "  return cudaSuccess;\n}",
@@ -244,7 +288,10 @@ EDITS = [
      "template <typename... P, typename... A>\n"
      "void sa_emu_launch(void (*k)(P...), sa_emu_cfg c, A &&...a) {\n"
      "  auto args = std::make_tuple(P(a)...);\n"
-     "  sa_emu_submit(c.s, [=] { std::apply([&](auto... x) { sa_emu_run(k, c, x...); }, args); });\n"
+     "  auto fn = [=] { std::apply([&](auto... x) { sa_emu_run(k, c, x...); }, args); };\n"
+     "  // a kernel on the legacy stream does not block the host either\n"
+     "  if (sa_emu_async(c.s)) sa_emu_submit(c.s, fn);\n"
+     "  else sa_emu_submit_legacy(fn);\n"
      "}\n"
      "template <typename... P, typename... A>\n"
      "void sa_emu_run(void (*k)(P...), sa_emu_cfg c, A... a) {\n"

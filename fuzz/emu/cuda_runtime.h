@@ -68,8 +68,12 @@ typedef struct sa_emu_event_ *cudaEvent_t;
 #define cudaEventBlockingSync 0x01
 #define cudaEventDisableTiming 0x02
 #define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
 #define cudaHostRegisterDefault 0x00
 #define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaDeviceMapHost 0x08
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
 
@@ -86,6 +90,7 @@ struct sa_emu_block {
   uintptr_t start;
   size_t size;
   int kind;  // 0 free slot, 1 device, 2 pinned host, 3 registered host range (not owned)
+  bool mapped;  // page-locked and mapped: kernels may use it (cudaHostGetDevicePointer)
 };
 
 enum { SA_EMU_MAX_ALLOCS = 1 << 16 };
@@ -173,18 +178,29 @@ cudaError_t cudaMallocHost(T **p, size_t n) {
   *p = (T *)sa_emu_alloc(n, 2);
   return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
+// The block holding [p, p + n) if it is page-locked (pinned or registered), else null.
+inline sa_emu_block *sa_emu_locked(const void *p, size_t n) {
+  const sa_emu_block *b = sa_emu_find(p, n, 2);
+  if (!b) b = sa_emu_find(p, n, 3);
+  return const_cast<sa_emu_block *>(b);
+}
 template <typename T>
-cudaError_t cudaHostAlloc(T **p, size_t n, unsigned int) { return cudaMallocHost(p, n); }
+cudaError_t cudaHostAlloc(T **p, size_t n, unsigned int flags) {
+  cudaError_t e = cudaMallocHost(p, n);
+  if (e == cudaSuccess) sa_emu_locked(*p, 0)->mapped = (flags & cudaHostAllocMapped) != 0;
+  return e;
+}
 inline cudaError_t cudaFreeHost(void *p) {
   return sa_emu_free(p, 2, "cudaFreeHost of a non-allocation");
 }
 // Registration is tracked like the real runtime does: registering a range twice, or
 // unregistering what is not registered, is an error (here: a loud failure).
-inline cudaError_t cudaHostRegister(void *p, size_t n, unsigned int) {
+inline cudaError_t cudaHostRegister(void *p, size_t n, unsigned int flags) {
   sa_emu_host_range(p, n, "cudaHostRegister of device memory");
   if (sa_emu_find(p, 0, 3) || sa_emu_find(p, 0, 2))
     sa_emu_fail("cudaHostRegister of memory that is already page-locked", p, n);
-  sa_emu_blocks_[sa_emu_slot()] = sa_emu_block{(uintptr_t)p, n, 3};
+  sa_emu_blocks_[sa_emu_slot()] =
+      sa_emu_block{(uintptr_t)p, n, 3, (flags & cudaHostRegisterMapped) != 0};
   return cudaSuccess;
 }
 inline cudaError_t cudaHostUnregister(void *p) {
@@ -194,6 +210,19 @@ inline cudaError_t cudaHostUnregister(void *p) {
       return cudaSuccess;
     }
   sa_emu_fail("cudaHostUnregister of memory that is not registered", p, 0);
+}
+// Mapped page-locked memory: the device pointer is the host pointer (unified addressing);
+// memory that was not mapped is an error here, as it is without cudaDeviceMapHost.
+inline cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned int flags) {
+  const sa_emu_block *b = sa_emu_locked(h, 0);
+  if (flags != 0 || !b || !b->mapped)
+    sa_emu_fail("cudaHostGetDevicePointer of memory that is not mapped page-locked", h, 0);
+  *d = h;
+  return cudaSuccess;
+}
+inline bool sa_emu_is_mapped(const void *p) {
+  const sa_emu_block *b = sa_emu_locked(p, 0);
+  return b && b->mapped;
 }
 enum cudaMemoryType {
   cudaMemoryTypeUnregistered = 0,
@@ -359,6 +388,7 @@ inline cudaError_t cudaDeviceReset() { return cudaSuccess; }
 inline cudaError_t cudaGetLastError() { return cudaSuccess; }
 inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
 inline cudaError_t cudaSetDevice(int) { return cudaSuccess; }
+inline cudaError_t cudaSetDeviceFlags(unsigned int) { return cudaSuccess; }
 inline cudaError_t cudaGetDevice(int *d) {
   *d = 0;
   return cudaSuccess;
@@ -378,7 +408,8 @@ struct sa_emu_cfg {
 
 template <typename T>
 inline void sa_emu_kernel_arg(T *p) {
-  if (p && !sa_emu_is_dev(p)) sa_emu_fail("kernel argument is not device memory", p, 0);
+  if (p && !sa_emu_is_dev(p) && !sa_emu_is_mapped(p))
+    sa_emu_fail("kernel argument is not device memory", p, 0);
 }
 template <typename T>
 inline void sa_emu_kernel_arg(const T &) {}
