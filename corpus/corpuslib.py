@@ -97,3 +97,15 @@ def comparable(prog, stdout):
         return "\n".join(l for l in text.splitlines() if PASS_RE.search(l) or FAIL_RE.search(l))
     ignore = re.compile(prog.get("ignore") or DEFAULT_IGNORE)
     return "\n".join(l.rstrip() for l in text.splitlines() if not ignore.search(l))
+
+
+def scaled_args(args, factor):
+    """args with its last integer argument >= 10 (in HeCBench most often the repeat count,
+    otherwise a size) multiplied by factor, or None if there is none to scale."""
+    toks = split_args(args)
+    idx = [i for i, t in enumerate(toks) if re.fullmatch(r"\d+", t) and int(t) >= 10]
+    if not idx:
+        return None
+    i = idx[-1]
+    toks[i] = str(max(1, int(int(toks[i]) * factor)))
+    return " ".join(shlex.quote(t) for t in toks)
