@@ -1,0 +1,111 @@
+"""Shared pieces of the corpus scripts: the manifest, program paths, and output checks.
+
+Only the Python standard library is used (the GPU machine has nothing else).
+
+The manifest (corpus/manifest.json) is our own data about third-party programs:
+  {"hecbench_commit": "...",
+   "programs": [{"name", "dir", "tus", "flags", "libs", "args", "check", "ignore", "note"}],
+   "excluded": {"NAME": "why"}}
+  dir    the program's folder relative to the extracted tree (src/NAME-cuda)
+  tus    translation units relative to dir, compiled together into one executable
+  flags  nvcc flags from its Makefile that matter for parsing and building (-I -D -std ...)
+  libs   link flags (-lcublas ...)
+  args   run arguments (scaled so the original runs about 0.3-2 s on an H200)
+  check  "pass": the program prints PASS and no FAIL; "stdout": stdout with the lines that
+         match `ignore` (timings) dropped must equal the original's
+"""
+import json
+import os
+import re
+import shlex
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MANIFEST = os.path.join(ROOT, "corpus", "manifest.json")
+DEFAULT_SRC = os.path.join(ROOT, "corpus", "src")
+DEFAULT_REPORTS = os.path.join(ROOT, "corpus", "reports")
+
+# Lines that carry timings or rates; dropped before outputs are compared.
+DEFAULT_IGNORE = (r"(?i)(time|elapsed|\bms\b|msec|\bsec|second|\bus\b|usec|GB/s|GiB/s|"
+                  r"MB/s|flop|throughput|bandwidth|perf|speed|rate)")
+PASS_RE = re.compile(r"\bPASS(ED)?\b", re.IGNORECASE)
+FAIL_RE = re.compile(r"\bFAIL(ED|URE)?\b", re.IGNORECASE)
+
+# Suffix of a transformed translation unit, written beside the original so that its
+# relative includes resolve exactly as the original's do.
+SA_TAG = ".sa"
+
+
+def load_manifest(path=MANIFEST):
+    with open(path) as f:
+        return json.load(f)
+
+
+def save_manifest(data, path=MANIFEST):
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=False)
+        f.write("\n")
+
+
+def select(programs, only):
+    if not only:
+        return programs
+    wanted = [n.strip() for n in only.split(",") if n.strip()]
+    names = {p["name"] for p in programs}
+    unknown = [n for n in wanted if n not in names]
+    if unknown:
+        raise SystemExit("unknown program(s): " + ", ".join(unknown))
+    return [p for p in programs if p["name"] in wanted]
+
+
+def transformed_name(tu):
+    stem, ext = os.path.splitext(tu)
+    return stem + SA_TAG + ext
+
+
+def is_cuda_tu(tu):
+    return tu.endswith(".cu")
+
+
+def variant_tus(prog, variant):
+    """The files nvcc compiles for one variant (only .cu files are transformed)."""
+    if variant == "original":
+        return list(prog["tus"])
+    return [transformed_name(t) if is_cuda_tu(t) else t for t in prog["tus"]]
+
+
+def split_args(args):
+    return shlex.split(args) if isinstance(args, str) else list(args)
+
+
+def output_verdict(prog, stdout, rc):
+    """(ok, why) for one run of a program judged on its own, by the manifest's check."""
+    text = stdout.decode(errors="replace") if isinstance(stdout, bytes) else stdout
+    if rc != 0:
+        return False, "exit %s" % rc
+    if prog.get("check", "pass") == "pass":
+        if FAIL_RE.search(text):
+            return False, "prints FAIL"
+        if not PASS_RE.search(text):
+            return False, "no PASS line"
+    return True, "ok"
+
+
+def comparable(prog, stdout):
+    """The part of stdout that must be equal between original and transformed."""
+    text = stdout.decode(errors="replace") if isinstance(stdout, bytes) else stdout
+    if prog.get("check", "pass") == "pass":
+        return "\n".join(l for l in text.splitlines() if PASS_RE.search(l) or FAIL_RE.search(l))
+    ignore = re.compile(prog.get("ignore") or DEFAULT_IGNORE)
+    return "\n".join(l.rstrip() for l in text.splitlines() if not ignore.search(l))
+
+
+def scaled_args(args, factor):
+    """args with its last integer argument >= 10 (in HeCBench most often the repeat count,
+    otherwise a size) multiplied by factor, or None if there is none to scale."""
+    toks = split_args(args)
+    idx = [i for i, t in enumerate(toks) if re.fullmatch(r"\d+", t) and int(t) >= 10]
+    if not idx:
+        return None
+    i = idx[-1]
+    toks[i] = str(max(1, int(int(toks[i]) * factor)))
+    return " ".join(shlex.quote(t) for t in toks)
