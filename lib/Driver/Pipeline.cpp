@@ -256,6 +256,7 @@ public:
     const SourceManager &SM = Ctx.getSourceManager();
     Result.Original = SM.getBufferData(SM.getMainFileID()).str();
     Result.Report.File = Result.Path;
+    Result.Report.TimersIgnored = !Options.TimerWaits;
 
     Survey S(Ctx);
     S.TraverseDecl(Ctx.getTranslationUnitDecl());
@@ -452,10 +453,10 @@ private:
       // before an op it covers (both from one macro expansion) cannot be
       // placed: such ops stay synchronous and everything is planned again.
       auto Analyse = [&](llvm::ArrayRef<const Expr *> Ignored, StreamPlan &P) {
-        CraResult C = runCra(FA, Blocked, InactiveIfs, nullptr, Ignored);
+        CraResult C = runCra(FA, Blocked, InactiveIfs, nullptr, Ignored, Options.TimerWaits);
         P = planStreams(FA, C, Options.Schedule);
         if (P.NumStreams > 0) {
-          C = runCra(FA, Blocked, InactiveIfs, &P.StreamOf, Ignored);
+          C = runCra(FA, Blocked, InactiveIfs, &P.StreamOf, Ignored, Options.TimerWaits);
           P.bindWaits(C);
         }
         return C;
@@ -501,6 +502,8 @@ private:
       SyncReport R{FA.name(),   S.Line, S.Callee,     D.Redundant,
                    S.Removable, false,  D.PendingOps, D.Reason};
       R.Dropped = D.Drop && Options.DropRedundantSyncs && FileBlockers.empty();
+      if (D.Drop && !Options.DropRedundantSyncs)
+        R.Reason += "; kept: --keep-syncs";
       if (R.Dropped)
         Rewriter.dropStatement(S.Begin, S.End,
                                "removed a redundant " + S.Callee + "() (" + D.Short +
