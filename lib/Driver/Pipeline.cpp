@@ -421,6 +421,7 @@ private:
     // dropped ones ignored, so the tool's own waits cover their ops.
     std::vector<ExplicitSync> Syncs;
     std::vector<SyncDecision> SyncDecisions;
+    bool KeepsSyncs = true;
     while (true) {
       std::vector<const Expr *> StreamOrdered;
       for (const AllocGroup &G : Groups)
@@ -471,7 +472,10 @@ private:
                 StreamPlan Unused;
                 return Analyse(Ignored, Unused);
               });
-          if (Options.DropRedundantSyncs)
+          // Where nothing runs asynchronously the syncs cost what they did.
+          KeepsSyncs = !Options.DropRedundantSyncs ||
+                       llvm::none_of(Cra.Ops, [](const OpDecision &D) { return D.Async; });
+          if (!KeepsSyncs)
             Dropped = droppedSyncCalls(Syncs, SyncDecisions);
         }
         Cra = Analyse(Dropped, Plan);
@@ -501,9 +505,11 @@ private:
       const SyncDecision &D = SyncDecisions[I];
       SyncReport R{FA.name(),   S.Line, S.Callee,     D.Redundant,
                    S.Removable, false,  D.PendingOps, D.Reason};
-      R.Dropped = D.Drop && Options.DropRedundantSyncs && FileBlockers.empty();
+      R.Dropped = D.Drop && !KeepsSyncs && FileBlockers.empty();
       if (D.Drop && !Options.DropRedundantSyncs)
         R.Reason += "; kept: --keep-syncs";
+      else if (D.Drop && KeepsSyncs)
+        R.Reason += "; kept: no GPU op of " + FA.name() + " runs asynchronously";
       if (R.Dropped)
         Rewriter.dropStatement(S.Begin, S.End,
                                "removed a redundant " + S.Callee + "() (" + D.Short +

@@ -30,5 +30,5 @@ int main() {
   return 0;
 }
 
-// REPORT: {{.*}}:17: cudaDeviceSynchronize(): redundant, removed: no GPU op is pending here
+// REPORT: {{.*}}:23: cudaDeviceSynchronize(): redundant, removed: no GPU op is pending here
 // REPORT: note: redundant syncs were removed (--keep-syncs keeps them); a sync followed by a clock read in the same pass stays, and before every clock read the tool waits for the GPU work the original had finished there (--timers=keep)
