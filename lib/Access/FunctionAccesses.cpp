@@ -471,8 +471,7 @@ void AccessWalker::visitApiCall(const CallSite &C, const ApiFunction &Api) {
     if (Conditional == 0 && !MayNotRun) {
       Out.MayBlock = true; // the program's end: nothing may be left running
       unknown("`" + Api.Name.str() + "` ends the program");
-    }
-    else
+    } else
       Out.Host.add(OutputObject, WriteAccess);
     break;
   case ApiKind::DeviceReset:

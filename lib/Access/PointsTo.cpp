@@ -271,8 +271,7 @@ CallTarget resolveCall(const Expr *E, bool FromDevice) {
   }
   if (const ApiFunction *Api = modelledFunction(Callee)) {
     if (!FromDevice || Api->Kind == ApiKind::Host || Api->Kind == ApiKind::Pure ||
-        Api->Kind == ApiKind::Timer ||
-        Api->WritesOutput) {
+        Api->Kind == ApiKind::Timer || Api->WritesOutput) {
       T.Api = Api;
       return T;
     }

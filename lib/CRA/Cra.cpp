@@ -697,8 +697,8 @@ private:
         Text += (I ? ", op" : "op") + std::to_string(Ops[I]);
       return "{" + Text + "}";
     };
-    std::string Line = "line " + std::to_string(lineOf(S->getBeginLoc())) + ": pending " +
-                       List(Pending);
+    std::string Line =
+        "line " + std::to_string(lineOf(S->getBeginLoc())) + ": pending " + List(Pending);
     if (std::vector<unsigned> Done = Pending.done(); !Done.empty())
       Line += ", done in the original " + List(Done);
     R.Trace.push_back(Line);
@@ -768,8 +768,7 @@ private:
   /// single-statement body) from the pending set \p State. Returns the set
   /// at its end (empty when no path falls off its end). \p CaseEntry: for a
   /// switch body, the set on entry, merged in at each case label.
-  PendingSet processRegion(const Stmt *Region, PendingSet State,
-                                      bool MayNotRun,
+  PendingSet processRegion(const Stmt *Region, PendingSet State, bool MayNotRun,
                            const PendingSet *CaseEntry = nullptr) {
     llvm::SmallVector<const Stmt *, 16> Children = childrenOf(Region);
     bool Destroys = destroysLocals(Children);
@@ -883,7 +882,7 @@ private:
   /// The branches of the if/else-if chain \p If (its conditions were checked
   /// before the chain) from \p In; returns the union over its paths.
   PendingSet processIf(const IfStmt *If, const PendingSet &In,
-                                  llvm::SmallVector<const Stmt *, 4> Owners) {
+                       llvm::SmallVector<const Stmt *, 4> Owners) {
     Owners.insert(Owners.begin(), If);
     auto Branch = [&](const Stmt *Body) -> PendingSet {
       if (!Body)

@@ -500,8 +500,9 @@ bool insideRange(const FunctionAccesses &FA, const Wait &W, std::pair<unsigned, 
   unsigned At = W.Where.Offset;
   if (W.Where.Anchor) {
     const auto *Block = dyn_cast<CompoundStmt>(W.Where.Anchor);
-    SourceLocation L = W.Where.K == InsertionPoint::BlockEnd && Block ? Block->getRBracLoc()
-                                                                      : W.Where.Anchor->getBeginLoc();
+    SourceLocation L = W.Where.K == InsertionPoint::BlockEnd && Block
+                           ? Block->getRBracLoc()
+                           : W.Where.Anchor->getBeginLoc();
     At = SM.getFileOffset(SM.getExpansionLoc(L));
   }
   return Range.first <= At && At < Range.second;

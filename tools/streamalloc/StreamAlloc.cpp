@@ -85,8 +85,9 @@ cl::opt<bool> DropRedundantSyncs("drop-redundant-syncs",
                                  cl::Hidden, cl::cat(Category));
 enum class TimerMode { Keep, Ignore };
 cl::opt<TimerMode> Timers(
-    "timers", cl::desc("What a clock read (gettimeofday, clock_gettime, std::chrono, a wrapper "
-                       "of them) means"),
+    "timers",
+    cl::desc("What a clock read (gettimeofday, clock_gettime, std::chrono, a wrapper "
+             "of them) means"),
     cl::init(TimerMode::Keep),
     cl::values(clEnumValN(TimerMode::Keep, "keep",
                           "wait before it for the GPU work the original had finished there, so "

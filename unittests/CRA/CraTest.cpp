@@ -8,8 +8,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
-#include "gtest/gtest.h"
 #include "llvm/ADT/STLExtras.h"
+#include "gtest/gtest.h"
 
 #include <algorithm>
 

@@ -79,7 +79,7 @@ std::vector<ExplicitSync> findExplicitSyncs(const FunctionAccesses &FA, Function
 
 struct SyncDecision {
   bool Redundant = false;
-  bool Drop = false;       ///< redundant and removable: removed unless --keep-syncs
+  bool Drop = false; ///< redundant and removable: removed unless --keep-syncs
   /// Redundant, but a clock is read before the next sync as often as it
   /// runs: it stays so that printed times measure the same work.
   bool KeptForTimer = false;
