@@ -3,7 +3,8 @@
 // measure the same work (--timers=keep, the default). The blocking copy back
 // finished the upload, the kernel and itself before `t1` was read; a
 // `get_time()` wrapper of gettimeofday is a clock read through its summary.
-// A kernel still running in the original at a clock read is not waited for.
+// A kernel still running in the original at a clock read is not waited for;
+// std::chrono clocks are read like gettimeofday.
 // With --timers=ignore the clock reads touch nothing and the report says once
 // that printed times may change meaning.
 //
@@ -37,7 +38,7 @@ int main() {
   cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
   double t1 = get_time();
   // CHECK: cudaMemcpyAsync(h, d, sizeof h, cudaMemcpyDeviceToHost, sa_stream({{[0-9]+}}));
-  // CHECK-NEXT: {{^  }}cudaStreamSynchronize(sa_stream({{[0-9]+}})); // streamalloc: the original had finished these ops when it read the clock on line 38
+  // CHECK-NEXT: {{^  }}cudaStreamSynchronize(sa_stream({{[0-9]+}})); // streamalloc: the original had finished these ops when it read the clock on line 39
   // CHECK-NEXT: {{^  }}double t1 = get_time();
   // IGNORE: cudaMemcpyAsync(h, d, sizeof h, cudaMemcpyDeviceToHost, sa_stream({{[0-9]+}}));
   // IGNORE: {{^  }}double t1 = get_time();
@@ -45,12 +46,16 @@ int main() {
   auto t2 = std::chrono::steady_clock::now();
   // CHECK: scale<<<1, 64, 0, sa_stream({{[0-9]+}})>>>(d);
   // CHECK-NEXT: {{^  }}auto t2 = std::chrono::steady_clock::now();
-  printf("%f %f %d\n", h[1], t1 - t0, (int)(t2.time_since_epoch().count() > 0));
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  auto t3 = std::chrono::steady_clock::now();
+  // CHECK: {{^  }}cudaStreamSynchronize(sa_stream({{[0-9]+}})); // streamalloc: the original had finished these ops when it read the clock on line 50
+  // CHECK-NEXT: {{^  }}auto t3 = std::chrono::steady_clock::now();
+  printf("%f %f %d\n", h[1], t1 - t0, (int)((t3 - t2).count() >= 0));
   cudaFree(d);
   return 0;
 }
 
-// REPORT: {{.*}}:38: wait (timer) for lines 35, 36, 37: the original had finished these ops when it read the clock on line 38
+// REPORT: {{.*}}:39: wait (timer) for lines 36, 37, 38: the original had finished these ops when it read the clock on line 39
 // REPORT-NOT: note: --timers=ignore
 // IGNORE-REPORT-NOT: wait (timer)
 // IGNORE-REPORT: note: --timers=ignore: clock reads do not wait for GPU work, so printed times may change meaning
