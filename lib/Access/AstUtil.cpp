@@ -15,12 +15,31 @@ namespace streamalloc {
 
 namespace {
 bool inStd(const Decl *D) { return D->getDeclContext()->getRedeclContext()->isStdNamespace(); }
+
+/// "std::chrono::steady_clock" for a class of the C++ library (inline
+/// namespaces such as libstdc++'s `_V2` left out); empty for any other.
+std::string stdQualifiedName(const CXXRecordDecl *RD) {
+  if (!RD->getIdentifier())
+    return "";
+  std::string Name = RD->getName().str();
+  for (const DeclContext *DC = RD->getDeclContext(); !DC->isTranslationUnit();
+       DC = DC->getParent()) {
+    const auto *NS = dyn_cast<NamespaceDecl>(DC);
+    if (!NS || !NS->getIdentifier())
+      return "";
+    if (!NS->isInline())
+      Name = NS->getName().str() + "::" + Name;
+  }
+  return llvm::StringRef(Name).starts_with("std::") ? Name : "";
+}
 } // namespace
 
 const ApiFunction *modelledFunction(const FunctionDecl *F) {
   if (!F)
     return nullptr;
   std::string Name = F->getNameAsString();
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->isStatic())
+    return lookupApi(stdQualifiedName(M->getParent()) + "::" + Name);
   if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && !M->isStatic()) {
     const CXXRecordDecl *RD = M->getParent();
     if (!RD->getIdentifier() || !inStd(RD))

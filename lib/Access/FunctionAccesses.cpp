@@ -309,6 +309,7 @@ void AccessWalker::visitCall(const CallExpr *Call) {
     }
     return;
   }
+  Out.MayBlock = true;
   unknown(Target.Why);
 }
 
@@ -327,8 +328,10 @@ void AccessWalker::visitConstruct(const CXXConstructExpr *CE, const LValue *Cons
     return;
   if (Target.Def)
     return applySummary(C, *Target.Def);
-  if (!Device)
+  if (!Device) {
+    Out.MayBlock = true;
     unknown(Target.Why);
+  }
 }
 
 void AccessWalker::visitDestructor(const CXXRecordDecl *RD, const LValue &Object, const Expr *Site,
@@ -350,6 +353,7 @@ void AccessWalker::visitDestructor(const CXXRecordDecl *RD, const LValue &Object
     C.Site = Site;
     return applySummary(C, *Def);
   }
+  Out.MayBlock = true;
   unknown(std::string("destructor called by ") + What);
 }
 
@@ -365,6 +369,8 @@ void AccessWalker::applySummary(const CallSite &C, const FunctionDecl &Callee) {
   Out.ResetsDevice |= S.ResetsDevice;
   Out.MaySync |= S.MaySync;
   Out.PerformsGpuOps |= S.PerformsGpuOps;
+  Out.MayBlock |= S.MaySync || S.PerformsGpuOps;
+  Out.ReadsTimer |= S.ReadsTimer;
   if (uint8_t Mode = S.unknownMode())
     unknown("`" + Callee.getNameAsString() + "` reaches " + S.UnknownWhy, Mode);
 }
@@ -438,7 +444,15 @@ void AccessWalker::visitApiCall(const CallSite &C, const ApiFunction &Api) {
     add(Pts.elementsOf(Args[1]), ReadWriteAccess);
   if (Api.WritesOutput)
     Out.Host.add(OutputObject, WriteAccess);
+  // The CUDA runtime's calls other than queries and GPU ops (allocations,
+  // releases, the program's own *Async copies of pageable memory, ...) may
+  // wait for earlier device work; which ones do is not modelled.
+  if (Api.Name.starts_with("cuda") && !Api.isGpuOp() && Api.Kind != ApiKind::Pure)
+    Out.MayBlock = true;
   switch (Api.Kind) {
+  case ApiKind::Timer:
+    Out.ReadsTimer = true;
+    break;
   case ApiKind::DeviceSync:
     Out.SyncsDevice |= Conditional == 0;
     if (Conditional == 0)
@@ -454,9 +468,10 @@ void AccessWalker::visitApiCall(const CallSite &C, const ApiFunction &Api) {
     // unconditional exit waits for everything.
     // It still flushes the program's output, which a pending kernel that
     // prints must reach first.
-    if (Conditional == 0 && !MayNotRun)
+    if (Conditional == 0 && !MayNotRun) {
+      Out.MayBlock = true; // the program's end: nothing may be left running
       unknown("`" + Api.Name.str() + "` ends the program");
-    else
+    } else
       Out.Host.add(OutputObject, WriteAccess);
     break;
   case ApiKind::DeviceReset:

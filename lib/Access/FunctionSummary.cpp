@@ -218,7 +218,7 @@ bool FunctionSummary::operator==(const FunctionSummary &O) const {
          Escapes == O.Escapes && Returns == O.Returns && ReturnFields == O.ReturnFields &&
          StoresUnknown == O.StoresUnknown && WritesOutput == O.WritesOutput &&
          PerformsGpuOps == O.PerformsGpuOps && ResetsDevice == O.ResetsDevice &&
-         MaySync == O.MaySync;
+         MaySync == O.MaySync && ReadsTimer == O.ReadsTimer;
 }
 
 namespace {
@@ -301,6 +301,8 @@ void FunctionSummary::print(llvm::raw_ostream &OS, const FunctionDecl &F) const 
     Flags.push_back("prints");
   if (ResetsDevice)
     Flags.push_back("resets the device");
+  if (ReadsTimer)
+    Flags.push_back("reads a timer");
   if (StoresUnknown)
     Flags.push_back("may store unknown pointers");
   if (Recursive)
@@ -533,6 +535,7 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
       Body.MaySync |= A.MaySync;
       Body.PerformsGpuOps |= A.PerformsGpuOps;
       Body.ResetsDevice |= A.ResetsDevice;
+      Body.ReadsTimer |= A.ReadsTimer;
     }
   AccessSet HostSet, DeviceSet;
   std::string DeviceWhy;
@@ -645,6 +648,7 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
   S.PerformsGpuOps = !Device && Body.PerformsGpuOps;
   S.ResetsDevice = Body.ResetsDevice;
   S.MaySync = Body.MaySync;
+  S.ReadsTimer = !Device && Body.ReadsTimer;
   return S;
 }
 

@@ -271,7 +271,7 @@ CallTarget resolveCall(const Expr *E, bool FromDevice) {
   }
   if (const ApiFunction *Api = modelledFunction(Callee)) {
     if (!FromDevice || Api->Kind == ApiKind::Host || Api->Kind == ApiKind::Pure ||
-        Api->WritesOutput) {
+        Api->Kind == ApiKind::Timer || Api->WritesOutput) {
       T.Api = Api;
       return T;
     }
@@ -1360,7 +1360,7 @@ Pointees PointsTo::callPointees(const Expr *E) {
   if (const ApiFunction *Api = Target.Api) {
     if (Api->ReturnsAllocation)
       return Pointees::of(allocationSite(Call, Api, ""));
-    if (Api->Kind == ApiKind::Pure)
+    if (Api->Kind == ApiKind::Pure || Api->Kind == ApiKind::Timer)
       return {}; // e.g. cudaGetErrorString: a string the program cannot change
     if (Api->Kind == ApiKind::ContainerElements)
       return elementsOf(C.Object, C.ObjectIsPointer);
@@ -1459,7 +1459,7 @@ Pointees PointsTo::fieldOfValue(const Expr *Aggregate, FieldKey Key) {
     CallSite C = CallSite::of(Call);
     if (Target.Api && Target.Api->Kind == ApiKind::ContainerElements)
       return elementsOf(C.Object, C.ObjectIsPointer); // an iterator
-    if (Target.Api && Target.Api->Kind == ApiKind::Pure)
+    if (Target.Api && (Target.Api->Kind == ApiKind::Pure || Target.Api->Kind == ApiKind::Timer))
       return {};
     if (Target.Def) {
       const FunctionSummary &S = Callees.summaryOf(Target.Def);

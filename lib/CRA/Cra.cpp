@@ -1,6 +1,7 @@
 //===- Cra.cpp - Can-Run-Asynchronously over blocks of statements ----------===//
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/Access/FunctionAccesses.h"
+#include "streamalloc/CRA/OriginalCompletion.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -108,6 +109,39 @@ void eraseAll(std::vector<unsigned> &From, const std::vector<unsigned> &Ops) {
   llvm::erase_if(From, [&](unsigned Op) { return llvm::is_contained(Ops, Op); });
 }
 
+/// The ops pending at a program point, in the order enqueued, and which of
+/// them the original program had completed there (OrigDone, see
+/// OriginalCompletion.h). OrigDone may name ops no longer pending; they mean
+/// nothing (an op enqueued again while not pending starts out not done), and
+/// an entry kept too long only makes the tool wait more.
+struct PendingSet : std::vector<unsigned> {
+  std::vector<unsigned> OrigDone;
+
+  PendingSet() = default;
+  PendingSet(std::vector<unsigned> Ops) : std::vector<unsigned>(std::move(Ops)) {}
+  void clear() {
+    std::vector<unsigned>::clear();
+    OrigDone.clear();
+  }
+  bool origDone(unsigned Op) const { return llvm::is_contained(OrigDone, Op); }
+  /// The original has completed everything pending (it blocked here).
+  void originalBlocks() { merge(OrigDone, *this); }
+  /// The pending ops the original had completed.
+  std::vector<unsigned> done() const {
+    std::vector<unsigned> Ops;
+    llvm::copy_if(*this, std::back_inserter(Ops), [&](unsigned Op) { return origDone(Op); });
+    return Ops;
+  }
+};
+
+/// A join: an op is pending if it is on some path, and done in the original
+/// if it is on some path where it is pending (a host access after the join
+/// may then rely on it).
+void merge(PendingSet &Into, const PendingSet &From) {
+  merge(static_cast<std::vector<unsigned> &>(Into), From);
+  merge(Into.OrigDone, From.OrigDone);
+}
+
 /// The statements of a region: a block's, or the single-statement body itself.
 llvm::SmallVector<const Stmt *, 16> childrenOf(const Stmt *Region) {
   llvm::SmallVector<const Stmt *, 16> Children;
@@ -139,9 +173,10 @@ public:
   CraWalker(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
             const std::vector<unsigned> &InactiveCode,
             const std::vector<std::optional<unsigned>> *StreamOf,
-            llvm::ArrayRef<const Expr *> IgnoredSyncs)
+            llvm::ArrayRef<const Expr *> IgnoredSyncs, bool TimerWaits)
       : FA(FA), Blocked(Blocked), InactiveCode(InactiveCode), StreamOf(StreamOf),
-        IgnoredSyncs(IgnoredSyncs), Ctx(FA.function().getASTContext()), SM(Ctx.getSourceManager()) {
+        IgnoredSyncs(IgnoredSyncs), TimerWaits(TimerWaits), Ctx(FA.function().getASTContext()),
+        SM(Ctx.getSourceManager()) {
     R.Ops.resize(FA.ops().size());
     TickOf.resize(FA.ops().size());
     for (const GpuOp &Op : FA.ops())
@@ -158,7 +193,7 @@ public:
     if (!Body)
       return std::move(R);
     IsMain = FA.function().isMain();
-    std::vector<unsigned> Pending = processRegion(Body, {}, /*MayNotRun=*/false);
+    PendingSet Pending = processRegion(Body, {}, /*MayNotRun=*/false);
     if (!Pending.empty())
       addWait({InsertionPoint::BlockEnd, Body}, Pending, WaitCause::FunctionEnd,
               lineOf(Body->getRBracLoc()));
@@ -174,6 +209,7 @@ private:
   const std::vector<unsigned> &InactiveCode;
   const std::vector<std::optional<unsigned>> *StreamOf;
   llvm::ArrayRef<const Expr *> IgnoredSyncs;
+  bool TimerWaits;
   const ASTContext &Ctx;
   const SourceManager &SM;
   CraResult R;
@@ -359,6 +395,17 @@ private:
     addWait({InsertionPoint::BeforeStmt, S}, Covered, Cause, lineOf(S->getBeginLoc()), std::move(W),
             enqueuedHere(Covered));
     eraseAll(State, Covered);
+  }
+
+  /// At a clock read (--timers=keep), the ops the original had completed
+  /// there are waited for, so a printed duration measures the same work.
+  void waitForTimer(PendingSet &State, const Stmt *S) {
+    std::vector<unsigned> Done = State.done();
+    if (!TimerWaits || Done.empty())
+      return;
+    Wait W;
+    W.ConflictOp = Done.front();
+    waitBefore(State, S, WaitCause::Timer, std::move(W), Done);
   }
 
   InsertionPoint endOf(const Stmt *Region) const {
@@ -586,43 +633,49 @@ private:
   /// conflict with the loop header, use a variable declared in the body (it
   /// dies every iteration), or the loop is a range-for (its element reads
   /// are not modelled per iteration), the body waits at its end instead and
-  /// nothing is returned.
-  std::vector<unsigned> processLoopBody(const Stmt *Loop, const Stmt *Body,
-                                        const std::vector<unsigned> &Outer) {
+  /// nothing is returned. What the original completed in the body (also of
+  /// \p Outer) is returned either way.
+  PendingSet processLoopBody(const Stmt *Loop, const Stmt *Body, const PendingSet &Outer) {
     const CraResult Saved = R;
     LoopStack.push_back(Loop);
     llvm::scope_exit PopLoop([&] { LoopStack.pop_back(); });
-    auto RunPass = [&](const std::vector<unsigned> &Head) {
+    auto RunPass = [&](const PendingSet &Head) {
       unsigned Start = Clock;
       Passes.push_back({Loop, Start});
       BreakStart.push_back(Start);
       ContinueStart.push_back(Start);
-      std::vector<unsigned> Out = processRegion(Body, Head, /*MayNotRun=*/true);
+      PendingSet Out = processRegion(Body, Head, /*MayNotRun=*/true);
       Passes.pop_back();
       BreakStart.pop_back();
       ContinueStart.pop_back();
       return Out;
     };
-    std::vector<unsigned> Head = Outer, Out;
+    PendingSet Head = Outer, Out;
     while (true) {
       Out = RunPass(Head);
       bool Grew = false;
       for (unsigned Op : Out)
         if (!llvm::is_contained(Head, Op))
           Head.push_back(Op), Grew = true;
+      for (unsigned Op : Out.OrigDone)
+        if (!Head.origDone(Op))
+          Head.OrigDone.push_back(Op), Grew = true;
       if (!Grew)
         break;
       R = Saved; // analyse again from the larger loop-head state
     }
-    std::vector<unsigned> Left = Out;
+    PendingSet Left = Out;
     eraseAll(Left, Outer);
     bool CarryOver = !isa<CXXForRangeStmt>(Loop) && !usesBlockLocals(Left, Body, Loop);
     const llvm::SmallVector<unsigned, 1> NoAsyncOps;
     for (const Stmt *Part : loopHeader(Loop)) {
       if (!Part || !CarryOver)
         continue;
+      // The header runs before the original's next sync after the ops still
+      // running there (§3a), unless it blocks itself.
       StmtAccesses A = FA.accessesOf(Part, true);
-      CarryOver = !conflict(Left, effectiveAccesses(A, NoAsyncOps), A.UnknownWhy);
+      CarryOver = !conflict(statementBlocksInOriginal(A, FA) ? Left : Left.done(),
+                            effectiveAccesses(A, NoAsyncOps), A.UnknownWhy);
     }
     if (CarryOver || Left.empty())
       return Left;
@@ -631,7 +684,9 @@ private:
     eraseAll(Left, Outer);
     if (!Left.empty())
       addWait(endOf(Body), Left, WaitCause::BlockEnd, endLine(Body));
-    return {};
+    PendingSet Done;
+    Done.OrigDone = std::move(Left.OrigDone);
+    return Done;
   }
 
   /// Whether any of \p Ops may use a variable declared in \p Region (an op
@@ -677,8 +732,8 @@ private:
   /// After \p Region (of the statements \p Owners, innermost first) ends
   /// with \p Out pending: the ops it enqueued wait at its end when \p Force
   /// or when they use a variable that dies with it.
-  std::vector<unsigned> finishRegion(const Stmt *Region, llvm::ArrayRef<const Stmt *> Owners,
-                                     std::vector<unsigned> Out, unsigned Start, bool Force) {
+  PendingSet finishRegion(const Stmt *Region, llvm::ArrayRef<const Stmt *> Owners, PendingSet Out,
+                          unsigned Start, bool Force) {
     std::vector<unsigned> Local = since(Out, Start);
     if (Local.empty())
       return Out;
@@ -690,11 +745,18 @@ private:
     return Out;
   }
 
-  void trace(const Stmt *S, const std::vector<unsigned> &Pending) {
-    std::string Line = "line " + std::to_string(lineOf(S->getBeginLoc())) + ": pending {";
-    for (unsigned I = 0; I < Pending.size(); ++I)
-      Line += (I ? ", op" : "op") + std::to_string(Pending[I]);
-    R.Trace.push_back(Line + "}");
+  void trace(const Stmt *S, const PendingSet &Pending) {
+    auto List = [](const std::vector<unsigned> &Ops) {
+      std::string Text;
+      for (unsigned I = 0; I < Ops.size(); ++I)
+        Text += (I ? ", op" : "op") + std::to_string(Ops[I]);
+      return "{" + Text + "}";
+    };
+    std::string Line =
+        "line " + std::to_string(lineOf(S->getBeginLoc())) + ": pending " + List(Pending);
+    if (std::vector<unsigned> Done = Pending.done(); !Done.empty())
+      Line += ", done in the original " + List(Done);
+    R.Trace.push_back(Line);
   }
 
   /// Whether leaving \p Children runs destructors of objects they declare
@@ -761,9 +823,8 @@ private:
   /// single-statement body) from the pending set \p State. Returns the set
   /// at its end (empty when no path falls off its end). \p CaseEntry: for a
   /// switch body, the set on entry, merged in at each case label.
-  std::vector<unsigned> processRegion(const Stmt *Region, std::vector<unsigned> State,
-                                      bool MayNotRun,
-                                      const std::vector<unsigned> *CaseEntry = nullptr) {
+  PendingSet processRegion(const Stmt *Region, PendingSet State, bool MayNotRun,
+                           const PendingSet *CaseEntry = nullptr) {
     llvm::SmallVector<const Stmt *, 16> Children = childrenOf(Region);
     bool Destroys = destroysLocals(Children);
     DestructorBlocks += Destroys;
@@ -824,9 +885,15 @@ private:
           Async.push_back(Op);
         }
 
+      // A statement that blocks in the original completes all earlier work
+      // there, before (conservatively) any of its own accesses.
+      if (statementBlocksInOriginal(A, FA) || Inside) // inactive code may sync
+        State.originalBlocks();
+      if (A.ReadsTimer)
+        waitForTimer(State, S);
       AccessSet Accesses = effectiveAccesses(A, Async);
       std::vector<unsigned> Conflicting;
-      if (std::optional<Wait> W = conflict(State, Accesses, A.UnknownWhy, &Conflicting))
+      if (std::optional<Wait> W = conflict(State.done(), Accesses, A.UnknownWhy, &Conflicting))
         waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
       // A conflict wait covers only the conflicting ops' streams: a jump out of
       // the function or block still waits for the rest.
@@ -852,8 +919,13 @@ private:
         R.Ops[Op].Statement = S;
         R.Ops[Op].Loops.assign(LoopStack.rbegin(), LoopStack.rend());
         TickOf[Op] = ++Clock;
-        if (!llvm::is_contained(State, Op))
+        if (!llvm::is_contained(State, Op)) {
           State.push_back(Op);
+          eraseAll(State.OrigDone, {Op}); // a new run of it
+        }
+        // A blocking call of the original returned only once its op was done.
+        if (blocksInOriginal(FA.ops()[Op], FA) && !State.origDone(Op))
+          State.OrigDone.push_back(Op);
       }
       if (Jump)
         State.clear(); // what follows is reached only through a label
@@ -870,10 +942,10 @@ private:
 
   /// The branches of the if/else-if chain \p If (its conditions were checked
   /// before the chain) from \p In; returns the union over its paths.
-  std::vector<unsigned> processIf(const IfStmt *If, const std::vector<unsigned> &In,
-                                  llvm::SmallVector<const Stmt *, 4> Owners) {
+  PendingSet processIf(const IfStmt *If, const PendingSet &In,
+                       llvm::SmallVector<const Stmt *, 4> Owners) {
     Owners.insert(Owners.begin(), If);
-    auto Branch = [&](const Stmt *Body) -> std::vector<unsigned> {
+    auto Branch = [&](const Stmt *Body) -> PendingSet {
       if (!Body)
         return In;
       if (const auto *Nested = dyn_cast<IfStmt>(Body); Nested && Body == If->getElse())
@@ -882,10 +954,10 @@ private:
         return In; // analysed with the condition; its ops stay synchronous
       noteBody(If, Body);
       unsigned Start = Clock;
-      std::vector<unsigned> Out = processRegion(Body, In, /*MayNotRun=*/true);
+      PendingSet Out = processRegion(Body, In, /*MayNotRun=*/true);
       return finishRegion(Body, Owners, std::move(Out), Start, /*Force=*/false);
     };
-    std::vector<unsigned> Out = Branch(If->getThen());
+    PendingSet Out = Branch(If->getThen());
     merge(Out, Branch(If->getElse()));
     return Out;
   }
@@ -929,7 +1001,7 @@ private:
   }
 
   void processControl(const Stmt *S, const StmtAccesses &A, std::optional<unsigned> Inside,
-                      std::vector<unsigned> &State, bool MayNotRun) {
+                      PendingSet &State, bool MayNotRun) {
     ControlStack.push_back(S);
     llvm::scope_exit PopControl([&] { ControlStack.pop_back(); });
     bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
@@ -938,11 +1010,17 @@ private:
     AccessSet Pre;
     std::string PreWhy;
     Exits E;
+    // What is checked before the statement blocks, or reads a clock, in the
+    // original; for a loop: whether anything in it blocks (§3a).
+    bool PreBlocks = Inside.has_value(), PreTimer = false;
+    bool LoopBlocks = isLoop(S) && statementBlocksInOriginal(A, FA);
     if (Sh.Whole) {
       llvm::SmallVector<unsigned, 8> Candidates;
       nestedCandidates(S, Candidates);
       Pre = effectiveAccesses(A, Candidates);
       PreWhy = A.UnknownWhy;
+      PreBlocks |= statementBlocksInOriginal(A, FA);
+      PreTimer = A.ReadsTimer;
       findExits(S, Loop, BreakTarget, E);
       if (Inside) {
         Pre.add(UnknownObject, ReadWriteAccess);
@@ -955,6 +1033,8 @@ private:
       auto AddPart = [&](const Stmt *Part, bool PartMayNotRun) {
         StmtAccesses PA = FA.accessesOf(Part, PartMayNotRun);
         Pre.addAll(effectiveAccesses(PA, NoAsyncOps));
+        PreBlocks |= statementBlocksInOriginal(PA, FA);
+        PreTimer |= PA.ReadsTimer;
         if (PreWhy.empty())
           PreWhy = PA.UnknownWhy;
         findExits(Part, Loop, BreakTarget, E);
@@ -986,8 +1066,15 @@ private:
                    std::to_string(SM.getLineNumber(SM.getMainFileID(), *Inside));
       }
     }
+    if (PreBlocks)
+      State.originalBlocks();
+    if (PreTimer)
+      waitForTimer(State, S);
+    // Statements of a loop without a blocking call all run before the
+    // original's next sync; a loop that may block is checked as a whole.
     std::vector<unsigned> Conflicting;
-    if (std::optional<Wait> W = conflict(State, Pre, PreWhy, &Conflicting))
+    if (std::optional<Wait> W =
+            conflict(LoopBlocks ? State : State.done(), Pre, PreWhy, &Conflicting))
       waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
     // A conflict wait covers only the conflicting ops' streams: leaving the
     // function or block still waits for the rest.
@@ -1020,7 +1107,7 @@ private:
     }
     if (isa<CompoundStmt>(S)) {
       unsigned Start = Clock;
-      std::vector<unsigned> Out = processRegion(S, State, MayNotRun);
+      PendingSet Out = processRegion(S, State, MayNotRun);
       State = finishRegion(S, {S}, std::move(Out), Start, /*Force=*/false);
       return;
     }
@@ -1028,8 +1115,8 @@ private:
       const Stmt *Body = Switch->getBody();
       unsigned Start = Clock;
       BreakStart.push_back(Start);
-      std::vector<unsigned> Entry = State;
-      std::vector<unsigned> Out = processRegion(Body, State, /*MayNotRun=*/true, &Entry);
+      PendingSet Entry = State;
+      PendingSet Out = processRegion(Body, State, /*MayNotRun=*/true, &Entry);
       BreakStart.pop_back();
       // A switch body waits at its end for the ops it enqueued.
       Out = finishRegion(Body, {S}, std::move(Out), Start, /*Force=*/true);
@@ -1048,7 +1135,7 @@ private:
     unsigned Start = Clock;
     BreakStart.push_back(Start);
     ContinueStart.push_back(Start);
-    std::vector<unsigned> Out = processRegion(Body, State, MayNotRun);
+    PendingSet Out = processRegion(Body, State, MayNotRun);
     BreakStart.pop_back();
     ContinueStart.pop_back();
     Out = finishRegion(Body, {S}, std::move(Out), Start, /*Force=*/false);
@@ -1068,8 +1155,8 @@ private:
 CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
                  const std::vector<unsigned> &InactiveCode,
                  const std::vector<std::optional<unsigned>> *StreamOf,
-                 llvm::ArrayRef<const Expr *> IgnoredSyncs) {
-  return CraWalker(FA, Blocked, InactiveCode, StreamOf, IgnoredSyncs).run();
+                 llvm::ArrayRef<const Expr *> IgnoredSyncs, bool TimerWaits) {
+  return CraWalker(FA, Blocked, InactiveCode, StreamOf, IgnoredSyncs, TimerWaits).run();
 }
 
 namespace {
@@ -1136,6 +1223,9 @@ std::string describeWait(const Wait &W, const FunctionAccesses &FA) {
     return "finish GPU work before " + FA.name() + " returns";
   case WaitCause::InactiveCode:
     return "this branch is not compiled in the analysed build and may use the GPU's results";
+  case WaitCause::Timer:
+    return "the original had finished these ops when it read the clock on line " +
+           std::to_string(W.Line);
   }
   return "";
 }
@@ -1154,6 +1244,8 @@ llvm::StringRef waitCauseName(WaitCause Cause) {
     return "function-end";
   case WaitCause::InactiveCode:
     return "inactive-code";
+  case WaitCause::Timer:
+    return "timer";
   }
   return "?";
 }

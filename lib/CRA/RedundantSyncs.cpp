@@ -61,8 +61,11 @@ public:
     }
     llvm::stable_sort(
         Syncs, [](const ExplicitSync &A, const ExplicitSync &B) { return A.Offset < B.Offset; });
-    for (ExplicitSync &S : Syncs)
+    for (ExplicitSync &S : Syncs) {
       S.Untracked = untrackedAt(S);
+      if (auto Loops = loopsAround(S.Statement); !Loops.empty())
+        S.InnermostLoop = Loops.front();
+    }
     return Syncs;
   }
 
@@ -451,10 +454,10 @@ private:
     return S;
   }
 
-  /// The work the analysis does not track that may be running at \p S.
-  std::vector<UntrackedWork> untrackedAt(const ExplicitSync &S) const {
-    std::vector<std::pair<unsigned, unsigned>> Loops; // ranges of loops around S
-    for (const Stmt *P = parentOf(S.Statement); P; P = parentOf(P)) {
+  /// File offset ranges of the loops around \p S, innermost first.
+  std::vector<std::pair<unsigned, unsigned>> loopsAround(const Stmt *S) const {
+    std::vector<std::pair<unsigned, unsigned>> Loops;
+    for (const Stmt *P = parentOf(S); P; P = parentOf(P)) {
       bool Loop = isa<ForStmt, WhileStmt, CXXForRangeStmt>(P);
       if (const auto *Do = dyn_cast<DoStmt>(P)) {
         Expr::EvalResult Value;
@@ -463,6 +466,12 @@ private:
       if (Loop)
         Loops.push_back({offsetOf(P->getBeginLoc()), tokenEnd(SM.getExpansionLoc(P->getEndLoc()))});
     }
+    return Loops;
+  }
+
+  /// The work the analysis does not track that may be running at \p S.
+  std::vector<UntrackedWork> untrackedAt(const ExplicitSync &S) const {
+    std::vector<std::pair<unsigned, unsigned>> Loops = loopsAround(S.Statement);
     std::vector<UntrackedWork> Out;
     if (!FA.function().isMain())
       Out.push_back({0, false,
@@ -484,6 +493,20 @@ private:
 using Position = std::tuple<int, const Stmt *, unsigned>;
 
 Position positionOf(const Wait &W) { return {W.Where.K, W.Where.Anchor, W.Where.Offset}; }
+
+/// Whether the wait \p W is placed inside the file offset range \p Range.
+bool insideRange(const FunctionAccesses &FA, const Wait &W, std::pair<unsigned, unsigned> Range) {
+  const SourceManager &SM = FA.function().getASTContext().getSourceManager();
+  unsigned At = W.Where.Offset;
+  if (W.Where.Anchor) {
+    const auto *Block = dyn_cast<CompoundStmt>(W.Where.Anchor);
+    SourceLocation L = W.Where.K == InsertionPoint::BlockEnd && Block
+                           ? Block->getRBracLoc()
+                           : W.Where.Anchor->getBeginLoc();
+    At = SM.getFileOffset(SM.getExpansionLoc(L));
+  }
+  return Range.first <= At && At < Range.second;
+}
 
 std::string opLines(const FunctionAccesses &FA, const std::vector<unsigned> &Ops) {
   std::set<unsigned> Lines;
@@ -551,6 +574,17 @@ std::vector<SyncDecision> decideRedundantSyncs(const std::vector<ExplicitSync> &
       continue;
     }
     D.Redundant = true;
+    // A clock read that the ops pending here now reach (--timers=keep waits
+    // there for them): when it runs as often as the sync, the sync stays
+    // (the original's code, measuring the same work); when the sync is in a
+    // loop the clock read is outside of, the single wait before the clock
+    // read stands in for the sync of every iteration.
+    const Wait *Timer = nullptr;
+    for (const Wait &W : Trial.Waits)
+      if (!Timer && W.Cause == WaitCause::Timer &&
+          llvm::any_of(W.Covers, [&](unsigned Op) { return llvm::is_contained(Pending, Op); }))
+        Timer = &W;
+    bool TimerInLoop = Timer && (!S.InnermostLoop || insideRange(FA, *Timer, *S.InnermostLoop));
     D.Short = !Counted ? "no wait of the tool relies on it"
               : Pending.empty()
                   ? "no GPU op is pending here"
@@ -565,11 +599,19 @@ std::vector<SyncDecision> decideRedundantSyncs(const std::vector<ExplicitSync> &
       D.Reason = "no host access before the next sync conflicts with the " +
                  std::to_string(Pending.size()) + " op" + (Pending.size() > 1 ? "s" : "") +
                  " pending here (" + opLines(FA, Pending) + "); the tool's own waits cover them";
-    if (S.Removable) {
+    if (Timer && TimerInLoop) {
+      D.Reason += "; kept: the clock is read on line " + std::to_string(Timer->Line) +
+                  " before the next sync, so the printed time keeps measuring this work";
+      D.KeptForTimer = true;
+    } else if (Timer) {
+      D.Reason += "; the wait before the clock read on line " + std::to_string(Timer->Line) +
+                  " stands in for it";
+    }
+    if (S.Removable && !D.KeptForTimer) {
       D.Drop = true;
       Ignored = std::move(Without);
       Base = std::move(Trial);
-    } else {
+    } else if (!S.Removable) {
       D.Reason += "; kept: " + S.WhyKept;
     }
     Decisions.push_back(std::move(D));

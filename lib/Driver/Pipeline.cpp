@@ -245,6 +245,7 @@ public:
     const SourceManager &SM = Ctx.getSourceManager();
     Result.Original = SM.getBufferData(SM.getMainFileID()).str();
     Result.Report.File = Result.Path;
+    Result.Report.TimersIgnored = !Options.TimerWaits;
 
     Survey S(Ctx);
     S.TraverseDecl(Ctx.getTranslationUnitDecl());
@@ -409,6 +410,7 @@ private:
     // dropped ones ignored, so the tool's own waits cover their ops.
     std::vector<ExplicitSync> Syncs;
     std::vector<SyncDecision> SyncDecisions;
+    bool KeepsSyncs = true;
     while (true) {
       std::vector<const Expr *> StreamOrdered;
       for (const AllocGroup &G : Groups)
@@ -441,10 +443,10 @@ private:
       // before an op it covers (both from one macro expansion) cannot be
       // placed: such ops stay synchronous and everything is planned again.
       auto Analyse = [&](llvm::ArrayRef<const Expr *> Ignored, StreamPlan &P) {
-        CraResult C = runCra(FA, Blocked, InactiveCode, nullptr, Ignored);
+        CraResult C = runCra(FA, Blocked, InactiveCode, nullptr, Ignored, Options.TimerWaits);
         P = planStreams(FA, C, Options.Schedule);
         if (P.NumStreams > 0) {
-          C = runCra(FA, Blocked, InactiveCode, &P.StreamOf, Ignored);
+          C = runCra(FA, Blocked, InactiveCode, &P.StreamOf, Ignored, Options.TimerWaits);
           P.bindWaits(C);
         }
         return C;
@@ -459,7 +461,10 @@ private:
                 StreamPlan Unused;
                 return Analyse(Ignored, Unused);
               });
-          if (Options.DropRedundantSyncs)
+          // Where nothing runs asynchronously the syncs cost what they did.
+          KeepsSyncs = !Options.DropRedundantSyncs ||
+                       llvm::none_of(Cra.Ops, [](const OpDecision &D) { return D.Async; });
+          if (!KeepsSyncs)
             Dropped = droppedSyncCalls(Syncs, SyncDecisions);
         }
         Cra = Analyse(Dropped, Plan);
@@ -489,7 +494,11 @@ private:
       const SyncDecision &D = SyncDecisions[I];
       SyncReport R{FA.name(),   S.Line, S.Callee,     D.Redundant,
                    S.Removable, false,  D.PendingOps, D.Reason};
-      R.Dropped = D.Drop && Options.DropRedundantSyncs && FileBlockers.empty();
+      R.Dropped = D.Drop && !KeepsSyncs && FileBlockers.empty();
+      if (D.Drop && !Options.DropRedundantSyncs)
+        R.Reason += "; kept: --keep-syncs";
+      else if (D.Drop && KeepsSyncs)
+        R.Reason += "; kept: no GPU op of " + FA.name() + " runs asynchronously";
       if (R.Dropped)
         Rewriter.dropStatement(S.Begin, S.End,
                                "removed a redundant " + S.Callee + "() (" + D.Short +

@@ -10,31 +10,37 @@ namespace {
 constexpr const char *AsyncErrorNote =
     "note: an error raised by an asynchronous op is now reported by the next wait or CUDA call "
     "rather than by the op itself";
-constexpr const char *KeptSyncNote =
-    "note: --drop-redundant-syncs is off by default: removing a sync changes what timing code "
-    "around it measures (e.g. `cudaDeviceSynchronize(); t1 = now();`)";
 constexpr const char *DroppedSyncNote =
-    "note: redundant syncs were removed (--drop-redundant-syncs): timing code around them "
-    "(e.g. `cudaDeviceSynchronize(); t1 = now();`) no longer waits for the GPU";
+    "note: redundant syncs were removed (--keep-syncs keeps them); a sync followed by a clock "
+    "read in the same pass stays, and before every clock read the tool waits for the GPU work "
+    "the original had finished there (--timers=keep)";
+constexpr const char *DroppedUntimedSyncNote =
+    "note: redundant syncs were removed (--keep-syncs keeps them) and clock reads do not wait "
+    "(--timers=ignore): timing code around them (e.g. `cudaDeviceSynchronize(); t1 = now();`) "
+    "no longer waits for the GPU";
+constexpr const char *TimersIgnoredNote =
+    "note: --timers=ignore: clock reads do not wait for GPU work, so printed times may change "
+    "meaning";
 
-/// The note on redundant syncs, once for all files (null when none is redundant).
+/// The note on redundant syncs and clock reads, once for all files (null
+/// when there is nothing to say).
 const char *syncNote(const std::vector<FileReport> &Files) {
-  bool Any = false, Dropped = false;
-  for (const FileReport &F : Files)
-    for (const SyncReport &S : F.Syncs) {
-      Any |= S.Redundant;
+  bool Dropped = false, TimersIgnored = false;
+  for (const FileReport &F : Files) {
+    TimersIgnored |= F.TimersIgnored;
+    for (const SyncReport &S : F.Syncs)
       Dropped |= S.Dropped;
-    }
-  return Dropped ? DroppedSyncNote : Any ? KeptSyncNote : nullptr;
+  }
+  if (Dropped)
+    return TimersIgnored ? DroppedUntimedSyncNote : DroppedSyncNote;
+  return TimersIgnored ? TimersIgnoredNote : nullptr;
 }
 
 std::string syncStatus(const SyncReport &S) {
   if (S.Dropped)
     return "redundant, removed";
-  if (S.Redundant && S.Removable)
-    return "redundant (--drop-redundant-syncs removes it)";
   if (S.Redundant)
-    return "redundant";
+    return "redundant, kept";
   return "needed";
 }
 } // namespace

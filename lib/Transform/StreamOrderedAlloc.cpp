@@ -107,7 +107,8 @@ public:
     bool PlainRole = Role == ArgRole::None || Role == ArgRole::Read || Role == ArgRole::Write ||
                      Role == ArgRole::ReadWrite || Role == ArgRole::VariadicRead;
     bool PlainKind = Api.Kind == ApiKind::GpuCopy || Api.Kind == ApiKind::GpuSet ||
-                     Api.Kind == ApiKind::Host || Api.Kind == ApiKind::Pure;
+                     Api.Kind == ApiKind::Host || Api.Kind == ApiKind::Pure ||
+                     Api.Kind == ApiKind::Timer;
     if (PlainRole && PlainKind && !Api.isMember())
       return true;
     return T.fail("a pointer into it is passed to `" + Api.Name.str() + "`" + Here);

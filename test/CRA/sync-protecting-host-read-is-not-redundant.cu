@@ -1,9 +1,9 @@
 // A cudaDeviceSynchronize() that completes a copy whose result the host reads
 // next is needed: without it the tool would have to wait there itself. It is
-// reported as needed and kept, also with --drop-redundant-syncs.
+// reported as needed and kept, though redundant syncs are removed by default.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --drop-redundant-syncs --report-file=%t.report
+// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=cudaStreamSynchronize
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %nvcc %t.out.cu

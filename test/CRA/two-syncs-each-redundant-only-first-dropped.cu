@@ -4,11 +4,11 @@
 // which then protects the read, is needed and kept.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --drop-redundant-syncs --report-file=%t.report
+// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=cudaStreamSynchronize
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.kept.cu --report-file=%t.kept.report
-// RUN: %FileCheck %s --check-prefix=REPORT < %t.kept.report
+// RUN: %streamalloc --stream-ordered-alloc=off --keep-syncs %t.cu -o %t.kept.cu --report-file=%t.kept.report
+// RUN: %FileCheck %s --check-prefix=KEPT < %t.kept.report
 // RUN: %nvcc %t.out.cu
 #include <cstdio>
 
@@ -29,5 +29,7 @@ int main() {
   return 0;
 }
 
-// REPORT: {{.*}}:22: cudaDeviceSynchronize(): redundant{{.*}}: no host access before the next sync conflicts with the 2 ops pending here (lines 20, 21); the tool's own waits cover them
+// REPORT: {{.*}}:22: cudaDeviceSynchronize(): redundant, removed: no host access before the next sync conflicts with the 2 ops pending here (lines 20, 21); the tool's own waits cover them
 // REPORT-NEXT: {{.*}}:23: cudaDeviceSynchronize(): needed: without it the tool would wait before line 27: h is read below (written by cudaMemcpy on line 21)
+// KEPT: {{.*}}:22: cudaDeviceSynchronize(): redundant, kept: no host access before the next sync conflicts with the 2 ops pending here (lines 20, 21); the tool's own waits cover them; kept: --keep-syncs
+// KEPT-NEXT: {{.*}}:23: cudaDeviceSynchronize(): needed: without it the tool would wait before line 27: h is read below (written by cudaMemcpy on line 21)

@@ -1,10 +1,10 @@
-// --drop-redundant-syncs removes a redundant sync wrapped in an error-checking
-// macro as a whole statement, `CHECK(...);` with its `;`, for both common macro
+// A redundant sync wrapped in an error-checking macro is removed (the
+// default) as a whole statement, `CHECK(...);` with its `;`, for both common macro
 // shapes (do { } while (0) and { check(...); }). A sync whose result the
 // program uses stays, and the report says why.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --drop-redundant-syncs --report-file=%t.report
+// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %nvcc %t.out.cu
@@ -59,5 +59,5 @@ int main() {
 
 // REPORT: {{.*}}:41: cudaDeviceSynchronize(): redundant, removed: no GPU op is pending here
 // REPORT-NEXT: {{.*}}:46: cudaDeviceSynchronize(): redundant, removed: no host access before the next sync conflicts with the 2 ops pending here (lines 44, 45); the tool's own waits cover them
-// REPORT-NEXT: {{.*}}:49: cudaDeviceSynchronize(): redundant: {{.*}}; kept: its result is stored in `err`
-// REPORT-NEXT: {{.*}}:51: cudaDeviceSynchronize(): redundant: {{.*}}; kept: its result is checked
+// REPORT-NEXT: {{.*}}:49: cudaDeviceSynchronize(): redundant, kept: {{.*}}; kept: its result is stored in `err`
+// REPORT-NEXT: {{.*}}:51: cudaDeviceSynchronize(): redundant, kept: {{.*}}; kept: its result is checked

@@ -73,11 +73,28 @@ cl::opt<PinMode>
                               "register them with CUDA for their lifetime where possible"),
                    clEnumValN(PinMode::Off, "off", "leave host memory pageable")),
         cl::cat(Category));
-cl::opt<bool> DropRedundantSyncs(
-    "drop-redundant-syncs",
-    cl::desc("Remove the program's cudaDeviceSynchronize()/cudaThreadSynchronize() calls that "
-             "protect no host access (reported either way; off by default because timing code "
-             "around a sync changes meaning)"),
+cl::opt<bool> KeepSyncs(
+    "keep-syncs",
+    cl::desc("Keep the program's cudaDeviceSynchronize()/cudaThreadSynchronize() calls that "
+             "protect no host access (by default they are removed, except before a clock read; "
+             "the report lists each either way)"),
+    cl::cat(Category));
+// The removal used to be opt-in; the old flag is accepted and changes nothing.
+cl::opt<bool> DropRedundantSyncs("drop-redundant-syncs",
+                                 cl::desc("Accepted for compatibility: removal is the default"),
+                                 cl::Hidden, cl::cat(Category));
+enum class TimerMode { Keep, Ignore };
+cl::opt<TimerMode> Timers(
+    "timers",
+    cl::desc("What a clock read (gettimeofday, clock_gettime, std::chrono, a wrapper "
+             "of them) means"),
+    cl::init(TimerMode::Keep),
+    cl::values(clEnumValN(TimerMode::Keep, "keep",
+                          "wait before it for the GPU work the original had finished there, so "
+                          "printed times measure the same work (default)"),
+               clEnumValN(TimerMode::Ignore, "ignore",
+                          "it touches nothing: timed regions may overlap, printed times may "
+                          "change meaning")),
     cl::cat(Category));
 
 enum class OnOff { On, Off };
@@ -200,7 +217,10 @@ int main(int argc, const char **argv) {
   Options.Schedule.MaxStreams = MaxStreams;
   Options.WantGraph = !GraphFile.empty();
   Options.Pin = Pin;
-  Options.DropRedundantSyncs = DropRedundantSyncs;
+  if (KeepSyncs && DropRedundantSyncs)
+    return fail("--keep-syncs and --drop-redundant-syncs contradict each other");
+  Options.DropRedundantSyncs = !KeepSyncs;
+  Options.TimerWaits = Timers == TimerMode::Keep;
   Options.StreamOrderedAlloc = StreamOrderedAlloc == OnOff::On;
   Options.CudaPath = *Cuda;
   Options.ResourceDir = *ResourceDir;

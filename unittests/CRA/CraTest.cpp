@@ -8,6 +8,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
 #include "gtest/gtest.h"
 
 #include <algorithm>
@@ -40,6 +41,13 @@ struct CraRun {
   /// The pending set (op ids) traced before the statement on the line of
   /// the snippet that holds \p Marker (e.g. `/*P1*/`).
   std::vector<unsigned> pendingAt(const std::string &Marker) const {
+    return tracedAt(Marker, ": pending {");
+  }
+  /// Those of them the original program had completed there.
+  std::vector<unsigned> doneAt(const std::string &Marker) const {
+    return tracedAt(Marker, "done in the original {");
+  }
+  std::vector<unsigned> tracedAt(const std::string &Marker, const std::string &List) const {
     size_t At = Body.find(Marker);
     EXPECT_NE(At, std::string::npos) << Marker;
     unsigned Line = std::count(Body.begin(), Body.begin() + At, '\n') + 1 + 5;
@@ -48,7 +56,11 @@ struct CraRun {
       if (T.rfind(Prefix, 0) != 0)
         continue;
       std::vector<unsigned> Ops;
-      for (size_t Pos = T.find("op"); Pos != std::string::npos; Pos = T.find("op", Pos + 2))
+      size_t Begin = T.find(List);
+      if (Begin == std::string::npos)
+        return Ops;
+      size_t End = T.find('}', Begin);
+      for (size_t Pos = T.find("op", Begin); Pos < End; Pos = T.find("op", Pos + 2))
         Ops.push_back(std::stoul(T.substr(Pos + 2)));
       return Ops;
     }
@@ -410,6 +422,31 @@ for (int i = 0; i < n; ++i)
   EXPECT_TRUE(T.R.Ops[1].Async);
   EXPECT_EQ(T.pendingAt("/*P1*/"), Ops{0});
   EXPECT_EQ(T.R.Wrapped.size(), 2u);
+}
+
+TEST(Cra, OriginalCompletesLaunchesOnlyAtItsNextBlockingCall) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d, *e;
+cudaMalloc(&d, 64);
+cudaMalloc(&e, 64);
+fill<<<1, 16>>>(d, 1.0f);
+if (c) { /*P1*/
+  cudaMemcpy(h, e, 64, cudaMemcpyDeviceToHost);
+}
+fill<<<1, 16>>>(e, 2.0f); /*P2*/
+for (int i = 0; i < n; ++i) { /*P3*/
+  fill<<<1, 16>>>(d, 3.0f);
+}
+h[0] = 1.0f; /*P4*/)cu");
+  // The launch (op0) runs on in the original until a blocking call.
+  EXPECT_EQ(T.pendingAt("/*P1*/"), (std::vector<unsigned>{0}));
+  EXPECT_TRUE(T.doneAt("/*P1*/").empty());
+  // After the if: done on the path through the blocking copy (op1, done
+  // itself), so a read may rely on it; the second launch (op2) is not done.
+  EXPECT_EQ(T.doneAt("/*P2*/"), (std::vector<unsigned>{0, 1}));
+  // A launch in a loop without blocking calls does not complete anything.
+  std::vector<unsigned> Done = T.doneAt("/*P4*/");
+  EXPECT_FALSE(llvm::is_contained(Done, 2u));
+  EXPECT_FALSE(llvm::is_contained(Done, 3u));
 }
 
 } // namespace

@@ -66,6 +66,12 @@ struct StmtAccesses {
   bool ResetsDevice = false;   ///< calls cudaDeviceReset
   bool MaySync = false;        ///< may wait for the device, a stream or an event
   bool PerformsGpuOps = false; ///< enqueues device work (itself or in a callee)
+  /// Besides its own GPU ops, may block the host until earlier device work is
+  /// done in the original program: a sync, a CUDA runtime call other than a
+  /// query, a callee that performs GPU ops or syncs, a call the analysis
+  /// cannot see.
+  bool MayBlock = false;
+  bool ReadsTimer = false; ///< reads a clock (itself or in a callee)
 };
 
 class FunctionAccesses {

@@ -126,7 +126,10 @@ struct FunctionSummary {
   bool PerformsGpuOps = false; ///< copies, fills or launches (host code)
   bool ResetsDevice = false;   ///< may call cudaDeviceReset
   bool MaySync = false;        ///< may wait for the device (or a stream or event)
-  bool Recursive = false;      ///< part of a cycle of calls (iterated to a fixpoint)
+  /// Reads a clock (gettimeofday, a `get_time()` wrapper): a call to it is a
+  /// timer read of the caller (--timers).
+  bool ReadsTimer = false;
+  bool Recursive = false; ///< part of a cycle of calls (iterated to a fixpoint)
 
   /// Convenience views for callers that only care about the first level.
   uint8_t paramMode(unsigned Param) const;           ///< through what the parameter points to

@@ -60,6 +60,7 @@ enum class WaitCause {
   BlockEnd,       ///< the block that started the ops ends
   FunctionEnd,    ///< the function body ends
   InactiveCode,   ///< an #if branch not compiled in this configuration may touch anything
+  Timer,          ///< a clock read: the original had completed the ops it covers there
 };
 
 struct Wait {
@@ -128,12 +129,21 @@ struct CraResult {
 /// else is pending, the whole stream); the other ops stay pending. Without
 /// it every wait covers all pending ops.
 /// \p IgnoredSyncs: device-sync calls of the program treated as if they were
-/// not there (they complete nothing); a statement still syncs through its
-/// other device-sync calls.
+/// not there (they complete nothing in the output; the original still
+/// completed everything there); a statement still syncs through its other
+/// device-sync calls.
+///
+/// Whatever the analysis can or cannot prove, a conflict with an op that the
+/// original had not completed at the statement (a launch, a device-to-device
+/// copy, a device fill, with no blocking call of the original since) is not a
+/// wait: in a race-free input the statement ran concurrently with the op
+/// there too (DESIGN.md §3a; OriginalCompletion.h).
+/// \p TimerWaits (--timers=keep): before a clock read, the ops the original
+/// had completed there are waited for (WaitCause::Timer).
 CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
                  const std::vector<unsigned> &InactiveCode = {},
                  const std::vector<std::optional<unsigned>> *StreamOf = nullptr,
-                 llvm::ArrayRef<const clang::Expr *> IgnoredSyncs = {});
+                 llvm::ArrayRef<const clang::Expr *> IgnoredSyncs = {}, bool TimerWaits = true);
 
 llvm::StringRef waitCauseName(WaitCause Cause);
 

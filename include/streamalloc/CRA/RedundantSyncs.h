@@ -26,7 +26,9 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clang {
@@ -65,6 +67,8 @@ struct ExplicitSync {
   std::string WhyKept;         ///< when not Removable, e.g. "its result is stored in `err`"
   unsigned Begin = 0, End = 0; ///< when Removable: file offsets of the statement and its `;`
   std::vector<UntrackedWork> Untracked; ///< what may be running at it
+  /// File offsets of the innermost loop around it, if any.
+  std::optional<std::pair<unsigned, unsigned>> InnermostLoop;
 };
 
 /// The explicit device syncs of \p FA's function, in program order.
@@ -75,7 +79,10 @@ std::vector<ExplicitSync> findExplicitSyncs(const FunctionAccesses &FA, Function
 
 struct SyncDecision {
   bool Redundant = false;
-  bool Drop = false;       ///< redundant and removable: --drop-redundant-syncs removes it
+  bool Drop = false; ///< redundant and removable: removed unless --keep-syncs
+  /// Redundant, but a clock is read before the next sync as often as it
+  /// runs: it stays so that printed times measure the same work.
+  bool KeptForTimer = false;
   unsigned PendingOps = 0; ///< ops pending at it (after the earlier drops)
   /// Why it is (or is not) redundant, e.g. "no GPU op is pending here".
   std::string Reason;

@@ -24,9 +24,12 @@ struct PipelineOptions {
   ScheduleOptions Schedule;
   bool WantGraph = false; ///< fill FileResult::Graph (--graph)
   PinMode Pin = PinMode::Auto;
-  /// Remove the program's device syncs that protect no host access
-  /// (--drop-redundant-syncs); they are reported either way.
-  bool DropRedundantSyncs = false;
+  /// Remove the program's device syncs that protect no host access (off:
+  /// --keep-syncs); they are reported either way.
+  bool DropRedundantSyncs = true;
+  /// --timers=keep: before a clock read, wait for the work the original had
+  /// finished there; false (--timers=ignore): clock reads touch nothing.
+  bool TimerWaits = true;
   /// cudaMalloc/cudaFree of buffers whose whole life is in view become
   /// cudaMallocAsync/cudaFreeAsync on the planned streams.
   bool StreamOrderedAlloc = true;

@@ -22,6 +22,7 @@ enum class ApiKind {
   Release,      ///< frees the object its argument points to
   Host,         ///< ordinary host function: accesses only what its roles say
   Pure,         ///< touches no memory the program can see
+  Timer,        ///< reads a clock (else like Host): the program observes elapsed time there
   ProgramExit,  ///< ends the process (exit, abort)
   DeviceReset,  ///< destroys the CUDA context (cudaDeviceReset)
   DeviceSelect, ///< changes the current device (cudaSetDevice)

@@ -44,7 +44,7 @@ struct SyncReport {
   unsigned Line = 0;
   std::string Callee;
   bool Redundant = false; ///< it protects no host access
-  bool Removable = false; ///< --drop-redundant-syncs can remove the whole statement
+  bool Removable = false; ///< the whole statement can be removed
   bool Dropped = false;   ///< removed from the output
   unsigned PendingOps = 0;
   std::string Reason; ///< why it is (or is not) redundant, and why it was kept
@@ -55,6 +55,7 @@ struct FileReport {
   bool Changed = false;
   std::vector<std::string> FileBlockers; ///< why the whole file was left alone
   unsigned Streams = 0;
+  bool TimersIgnored = false; ///< --timers=ignore: clock reads did not wait
   std::vector<OpReport> Ops;
   std::vector<WaitReport> Waits;
   std::vector<PinReport> Buffers;

@@ -1,8 +1,9 @@
 // A sync followed by a clock() read is redundant by the tool's definition
-// (no host access needs the GPU's results), but removing it changes what the
-// timing measures. It is reported, kept without --drop-redundant-syncs, and
-// the report says once why that option is off by default. The JSON report
-// lists every explicit sync with its decision.
+// (no host access needs the GPU's results), but removing it would change what
+// the timing measures: the clock read comes before the next sync, as often as
+// the sync runs, so the sync stays although redundant syncs are removed by
+// default, and the report says why. The JSON report lists every explicit sync
+// with its decision.
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
@@ -33,19 +34,18 @@ int main() {
   return 0;
 }
 
-// REPORT: {{.*}}:24: cudaDeviceSynchronize(): redundant (--drop-redundant-syncs removes it): no host access before the next sync conflicts with the 1 op pending here (line 23); the tool's own waits cover them
-// REPORT-NEXT: {{.*}}:30: cudaDeviceSynchronize(): needed: without it the tool would wait before line 31: h is read below (written by cudaMemcpy on line 29)
-// REPORT: note: --drop-redundant-syncs is off by default: removing a sync changes what timing code around it measures (e.g. `cudaDeviceSynchronize(); t1 = now();`)
-// REPORT-NOT: note: --drop-redundant-syncs
+// REPORT: {{.*}}:25: cudaDeviceSynchronize(): redundant, kept: no host access before the next sync conflicts with the 1 op pending here (line 24); the tool's own waits cover them; kept: the clock is read on line 26 before the next sync, so the printed time keeps measuring this work
+// REPORT-NEXT: {{.*}}:31: cudaDeviceSynchronize(): needed: without it the tool would wait before line 32: h is read below (written by cudaMemcpy on line 30)
+// REPORT-NOT: note: redundant syncs
 
 // JSON:      "syncs": [
 // JSON-NEXT:   {
 // JSON-NEXT:     "callee": "cudaDeviceSynchronize",
 // JSON-NEXT:     "dropped": false,
 // JSON-NEXT:     "function": "main",
-// JSON-NEXT:     "line": 24,
+// JSON-NEXT:     "line": 25,
 // JSON-NEXT:     "pending_ops": 1,
-// JSON-NEXT:     "reason": "no host access before the next sync conflicts with the 1 op pending here (line 23); the tool's own waits cover them",
+// JSON-NEXT:     "reason": "no host access before the next sync conflicts with the 1 op pending here (line 24); the tool's own waits cover them; kept: the clock is read on line 26 before the next sync, so the printed time keeps measuring this work",
 // JSON-NEXT:     "redundant": true,
 // JSON-NEXT:     "removable": true
 // JSON-NEXT:   },
@@ -53,11 +53,11 @@ int main() {
 // JSON-NEXT:     "callee": "cudaDeviceSynchronize",
 // JSON-NEXT:     "dropped": false,
 // JSON-NEXT:     "function": "main",
-// JSON-NEXT:     "line": 30,
-// JSON-NEXT:     "pending_ops": 2,
-// JSON-NEXT:     "reason": "without it the tool would wait before line 31: h is read below (written by cudaMemcpy on line 29)",
+// JSON-NEXT:     "line": 31,
+// JSON-NEXT:     "pending_ops": 1,
+// JSON-NEXT:     "reason": "without it the tool would wait before line 32: h is read below (written by cudaMemcpy on line 30)",
 // JSON-NEXT:     "redundant": false,
 // JSON-NEXT:     "removable": true
 // JSON-NEXT:   }
 // JSON-NEXT: ],
-// JSON:      "sync_note": "note: --drop-redundant-syncs is off by default: removing a sync changes what timing code around it measures (e.g. `cudaDeviceSynchronize(); t1 = now();`)"
+// JSON-NOT:  "sync_note"

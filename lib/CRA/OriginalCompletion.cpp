@@ -1,0 +1,70 @@
+//===- OriginalCompletion.cpp - Which calls block the host in the original ===//
+#include "streamalloc/CRA/OriginalCompletion.h"
+#include "streamalloc/Access/FunctionAccesses.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace clang;
+
+namespace streamalloc {
+
+namespace {
+
+/// A copy whose kind argument says device to device: the only synchronous
+/// copy that does not block the host. A kind not spelled as an enumerator
+/// (a variable, cudaMemcpyDefault) may be any direction.
+bool isDeviceToDeviceCopy(const GpuOp &Op) {
+  const auto *Call = dyn_cast<CallExpr>(Op.Call);
+  if (!Call)
+    return false;
+  for (const Expr *Arg : Call->arguments()) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+    const auto *Kind = Ref ? dyn_cast<EnumConstantDecl>(Ref->getDecl()) : nullptr;
+    if (Kind && Kind->getName() == "cudaMemcpyDeviceToDevice")
+      return true;
+  }
+  return false;
+}
+
+/// A fill that writes only device memory (a cudaMalloc buffer or a
+/// __device__ symbol); one of host-pinned or managed memory blocks.
+bool fillsOnlyDeviceMemory(const GpuOp &Op, const FunctionAccesses &FA) {
+  bool Any = false;
+  for (auto [Obj, Mode] : Op.Effects.entries()) {
+    if (!(Mode & WriteAccess))
+      continue;
+    if (Obj == UnknownObject)
+      return false;
+    ObjectKind K = FA.objects().get(Obj).Kind;
+    if (K != ObjectKind::DeviceAllocation && K != ObjectKind::DeviceSymbol)
+      return false;
+    Any = true;
+  }
+  return Any;
+}
+
+} // namespace
+
+bool blocksInOriginal(const GpuOp &Op, const FunctionAccesses &FA) {
+  switch (Op.Kind) {
+  case GpuOpKind::Launch:
+    return false;
+  case GpuOpKind::Copy:
+    return !isDeviceToDeviceCopy(Op);
+  case GpuOpKind::Set:
+    return !fillsOnlyDeviceMemory(Op, FA);
+  case GpuOpKind::Alloc: // cudaMalloc: whether it waits is not documented
+  case GpuOpKind::Free:  // cudaFree synchronises the device
+    return true;
+  }
+  return true;
+}
+
+bool statementBlocksInOriginal(const StmtAccesses &A, const FunctionAccesses &FA) {
+  return A.MayBlock || A.MaySync || A.SyncsDevice ||
+         llvm::any_of(A.Ops, [&](unsigned Op) { return blocksInOriginal(FA.ops()[Op], FA); });
+}
+
+} // namespace streamalloc
