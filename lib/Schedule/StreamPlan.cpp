@@ -227,9 +227,17 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
     return Order.runsBefore(Units[X].Statement, K.At) &&
            !Order.mayRunBetween(Units[P].Statement, Units[X].Statement, C.At);
   };
+  // Or the program's own device sync ran after the producer's latest run,
+  // on every path to C.At in the same pass: the producer is complete.
+  auto Synced = [&](const Candidate &C) {
+    return llvm::any_of(Cra.Syncs, [&](const SyncPoint &H) {
+      return H.Statement != C.At && Order.runsBefore(H.Statement, C.At) &&
+             !Order.mayRunBetween(Units[C.Producer].Statement, H.Statement, C.At);
+    });
+  };
   std::vector<Candidate> Kept;
   for (const Candidate &C : Candidates) {
-    if (llvm::any_of(Kept, [&](const Candidate &K) { return Covers(K, C); }))
+    if (Synced(C) || llvm::any_of(Kept, [&](const Candidate &K) { return Covers(K, C); }))
       ++Plan.CoveredWaits;
     else
       Kept.push_back(C);
@@ -323,7 +331,8 @@ void StreamPlan::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const 
     OS << "\n";
   }
   if (CoveredWaits)
-    OS << "  " << CoveredWaits << " cross-stream edge(s) ordered by an earlier wait\n";
+    OS << "  " << CoveredWaits
+       << " cross-stream edge(s) ordered by an earlier wait or device sync\n";
   for (unsigned I = 0; I < WaitStreams.size(); ++I) {
     OS << "  wait " << I << " syncs";
     for (unsigned S : WaitStreams[I])

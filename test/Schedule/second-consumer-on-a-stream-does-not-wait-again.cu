@@ -45,4 +45,4 @@ int main() {
 // CHECK:   edge op0 -> op3 on da
 // CHECK:   stream 1 waits for event {{[0-9]}} before op2
 // CHECK-NOT: before op3
-// CHECK:   1 cross-stream edge(s) ordered by an earlier wait
+// CHECK:   1 cross-stream edge(s) ordered by an earlier wait or device sync

@@ -435,4 +435,18 @@ add<<<1, 16>>>(da, db, dc);)cu");
   EXPECT_EQ(P.Plan.CoveredWaits, 0u);
 }
 
+TEST(StreamPlan, DeviceSyncAfterTheProducerMakesItsWaitUnnecessary) {
+  Planned P(R"cu(float *da, *db;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+fill<<<1, 16>>>(da, 1.0f);
+fill<<<1, 16>>>(db, 2.0f);
+cudaDeviceSynchronize();
+add<<<1, 16>>>(da, db, db);)cu");
+  ASSERT_EQ(P.FA->ops().size(), 3u);
+  EXPECT_NE(P.stream(2), P.stream(0));
+  EXPECT_TRUE(P.Plan.EventWaits.empty());
+  EXPECT_EQ(P.Plan.CoveredWaits, 1u);
+}
+
 } // namespace

@@ -23,7 +23,8 @@
 // of the same stream, on every path in the same pass, already covers the
 // producer's latest run: a wait for the same event with no run of the
 // producer in between, or for an event recorded after a later op of the
-// producer's stream that follows the producer's latest run.
+// producer's stream that follows the producer's latest run; or when the
+// program's own device sync ran after that run.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STREAMALLOC_SCHEDULE_STREAMPLAN_H
@@ -86,7 +87,7 @@ struct StreamPlan {
   std::vector<Dependency> Edges;
   std::vector<EventRecord> Records; ///< indexed by event
   std::vector<EventWait> EventWaits;
-  /// Cross-stream edges whose wait an earlier wait already covers.
+  /// Cross-stream edges whose wait an earlier wait or device sync covers.
   unsigned CoveredWaits = 0;
   /// Events ordering ops across streams (EventWaits use them); the records
   /// after them serve host waits alone.
