@@ -3,6 +3,8 @@
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/Cra.h"
 
+#include "PassOrder.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
@@ -105,23 +107,39 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
           }
     }
 
-  // Greedy assignment in program order.
+  // Greedy assignment in program order. A stream-ordered allocation with no
+  // predecessor waits for its first user (later in program order) and joins
+  // that user's stream.
   unsigned Max = std::max(1u, Options.MaxStreams);
-  std::vector<unsigned> StreamOfUnit(Units.size());
+  std::vector<std::optional<unsigned>> StreamOfUnit(Units.size());
   std::vector<int> Tail;         // per stream: last unit put on it
   std::vector<unsigned> LastUse; // per stream: when it was last used
+  auto OnlyKind = [&](unsigned U, GpuOpKind Kind) {
+    return llvm::all_of(Units[U].Ops, [&](unsigned Op) { return FA.ops()[Op].Kind == Kind; });
+  };
+  auto Place = [&](unsigned U, unsigned S) {
+    StreamOfUnit[U] = S;
+    for (unsigned Op : Units[U].Ops)
+      Plan.StreamOf[Op] = S;
+  };
   for (unsigned U = 0; U < Units.size(); ++U) {
+    if (Preds[U].empty() && OnlyKind(U, GpuOpKind::Alloc))
+      continue; // placed with its first user
+    std::vector<unsigned> Placed;
+    for (unsigned P : Preds[U])
+      if (StreamOfUnit[P])
+        Placed.push_back(P);
     std::optional<unsigned> Chosen;
     for (unsigned S = 0; S < Tail.size(); ++S)
-      if (llvm::is_contained(Preds[U], unsigned(Tail[S])) && (!Chosen || Tail[S] > Tail[*Chosen]))
+      if (llvm::is_contained(Placed, unsigned(Tail[S])) && (!Chosen || Tail[S] > Tail[*Chosen]))
         Chosen = S;
     if (!Chosen && Tail.size() < Max) {
       Chosen = Tail.size();
       Tail.push_back(-1);
       LastUse.push_back(0);
     }
-    if (!Chosen && !Preds[U].empty()) // bound hit: follow the latest predecessor
-      Chosen = StreamOfUnit[*llvm::max_element(Preds[U])];
+    if (!Chosen && !Placed.empty()) // bound hit: follow the latest predecessor
+      Chosen = *StreamOfUnit[*llvm::max_element(Placed)];
     // Bound hit, independent: a copy goes behind a copy in the same direction
     // (it would wait for that copy's engine anyway) rather than behind other
     // work; otherwise the stream idle the longest.
@@ -132,40 +150,120 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
         Chosen = S;
     if (!Chosen)
       Chosen = llvm::min_element(LastUse) - LastUse.begin();
-    StreamOfUnit[U] = *Chosen;
+    Place(U, *Chosen);
+    for (unsigned P : Preds[U])
+      if (!StreamOfUnit[P])
+        Place(P, *Chosen);
     // A stream-ordered release ends its buffer's chain: the work after it
     // keeps following the op before it (same stream, no event needed).
-    bool OnlyFrees = llvm::all_of(
-        Units[U].Ops, [&](unsigned Op) { return FA.ops()[Op].Kind == GpuOpKind::Free; });
-    if (!OnlyFrees || Tail[*Chosen] < 0)
+    if (!OnlyKind(U, GpuOpKind::Free) || Tail[*Chosen] < 0)
       Tail[*Chosen] = U;
     LastUse[*Chosen] = U + 1;
-    for (unsigned Op : Units[U].Ops)
-      Plan.StreamOf[Op] = *Chosen;
   }
+  // An allocation nothing after it uses goes on the first stream.
+  for (unsigned U = 0; U < Units.size(); ++U)
+    if (!StreamOfUnit[U]) {
+      if (Tail.empty()) {
+        Tail.push_back(U);
+        LastUse.push_back(U + 1);
+      }
+      Place(U, 0);
+    }
   Plan.NumStreams = Tail.size();
 
-  // Events for the edges that cross streams, one per producing unit.
-  llvm::DenseMap<unsigned, unsigned> EventOfUnit;
+  // Cross-stream waits: one candidate per consumer unit and producer unit
+  // on another stream, placed before the consumer or before the outermost
+  // loop around it that does not hold the producer.
+  PassOrder Order(FA.function());
+  auto Inside = [&](const clang::Stmt *S, const clang::Stmt *Outer) {
+    auto In = Order.extent(S), Out = Order.extent(Outer);
+    return !In || !Out || (Out->first <= In->first && In->first <= Out->second);
+  };
+  struct Candidate {
+    unsigned Consumer, Producer;
+    const clang::Stmt *At;
+  };
+  std::vector<Candidate> Candidates;
   for (unsigned U = 0; U < Units.size(); ++U) {
-    EventWait W{Units[U].Ops.front(), Units[U].Statement, StreamOfUnit[U], {}};
     std::vector<unsigned> From = Preds[U];
     llvm::append_range(From, CarriedPreds[U]);
     llvm::sort(From);
+    From.erase(llvm::unique(From), From.end());
     for (unsigned P : From) {
       if (StreamOfUnit[P] == StreamOfUnit[U])
         continue;
-      auto [It, New] = EventOfUnit.try_emplace(P, Plan.NumEvents);
-      if (New) {
-        Plan.Records.push_back(
-            {Plan.NumEvents, Units[P].Ops.front(), Units[P].Statement, StreamOfUnit[P]});
-        ++Plan.NumEvents;
+      const clang::Stmt *At = Units[U].Statement;
+      for (const clang::Stmt *Loop : Units[U].Loops) {
+        if (Inside(Units[P].Statement, Loop))
+          break;
+        if (Order.inBlock(Loop))
+          At = Loop;
       }
-      if (!llvm::is_contained(W.Events, It->second))
-        W.Events.push_back(It->second);
+      Candidates.push_back({U, P, At});
     }
-    if (!W.Events.empty())
-      Plan.EventWaits.push_back(std::move(W));
+  }
+  // In the order the host reaches them (a hoisted wait before the waits
+  // inside its loop; at one place, later producers first, since their
+  // events also cover earlier work of their stream).
+  auto Offset = [&](const clang::Stmt *S) {
+    auto E = Order.extent(S);
+    return E ? E->first : 0u;
+  };
+  llvm::stable_sort(Candidates, [&](const Candidate &A, const Candidate &B) {
+    unsigned OA = Offset(A.At), OB = Offset(B.At);
+    return OA != OB ? OA < OB : A.Producer > B.Producer;
+  });
+  // Whether kept wait K (stream W waits for K's producer X before K.At)
+  // already orders C's producer P before C.At: K runs on every path to C.At
+  // in the same pass, P is on X's stream and has not run since X's record
+  // that K waited for (for P == X: not since K).
+  auto Covers = [&](const Candidate &K, const Candidate &C) {
+    unsigned X = K.Producer, P = C.Producer;
+    if (StreamOfUnit[K.Consumer] != StreamOfUnit[C.Consumer] ||
+        StreamOfUnit[X] != StreamOfUnit[P] || !Order.runsBefore(K.At, C.At))
+      return false;
+    if (X == P)
+      return !Order.mayRunBetween(Units[P].Statement, K.At, C.At);
+    return Order.runsBefore(Units[X].Statement, K.At) &&
+           !Order.mayRunBetween(Units[P].Statement, Units[X].Statement, C.At);
+  };
+  // Or the program's own device sync ran after the producer's latest run,
+  // on every path to C.At in the same pass: the producer is complete.
+  auto Synced = [&](const Candidate &C) {
+    return llvm::any_of(Cra.Syncs, [&](const SyncPoint &H) {
+      return H.Statement != C.At && Order.runsBefore(H.Statement, C.At) &&
+             !Order.mayRunBetween(Units[C.Producer].Statement, H.Statement, C.At);
+    });
+  };
+  std::vector<Candidate> Kept;
+  for (const Candidate &C : Candidates) {
+    if (Synced(C) || llvm::any_of(Kept, [&](const Candidate &K) { return Covers(K, C); }))
+      ++Plan.CoveredWaits;
+    else
+      Kept.push_back(C);
+  }
+  // Events, one per producing unit that a kept wait needs, numbered in the
+  // order of their first consumer; waits grouped per place and stream.
+  llvm::stable_sort(Kept, [](const Candidate &A, const Candidate &B) {
+    return A.Consumer != B.Consumer ? A.Consumer < B.Consumer : A.Producer < B.Producer;
+  });
+  llvm::DenseMap<unsigned, unsigned> EventOfUnit;
+  for (const Candidate &C : Kept) {
+    auto [It, New] = EventOfUnit.try_emplace(C.Producer, Plan.NumEvents);
+    if (New) {
+      Plan.Records.push_back({Plan.NumEvents, Units[C.Producer].Ops.front(),
+                              Units[C.Producer].Statement, *StreamOfUnit[C.Producer]});
+      ++Plan.NumEvents;
+    }
+    unsigned Waiter = *StreamOfUnit[C.Consumer];
+    auto Same = llvm::find_if(
+        Plan.EventWaits, [&](const EventWait &W) { return W.At == C.At && W.Waiter == Waiter; });
+    if (Same == Plan.EventWaits.end())
+      Same = Plan.EventWaits.insert(
+          Plan.EventWaits.end(),
+          {Units[C.Consumer].Ops.front(), Units[C.Consumer].Statement, C.At, Waiter, {}});
+    if (!llvm::is_contained(Same->Events, It->second))
+      Same->Events.push_back(It->second);
   }
   Plan.NumEdgeEvents = Plan.NumEvents;
   Plan.bindWaits(Cra);
@@ -207,6 +305,7 @@ void StreamPlan::bindWaits(const CraResult &Cra) {
 }
 
 void StreamPlan::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const {
+  const clang::SourceManager &SM = FA.function().getASTContext().getSourceManager();
   OS << "function " << FA.name() << ": " << NumStreams << " stream(s), " << NumEvents
      << " event(s)\n";
   for (const GpuOp &Op : FA.ops()) {
@@ -226,8 +325,14 @@ void StreamPlan::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const 
     OS << "  stream " << W.Waiter << " waits for event";
     for (unsigned E : W.Events)
       OS << " " << E;
-    OS << " before op" << W.Op << "\n";
+    OS << " before op" << W.Op;
+    if (W.At != W.Statement)
+      OS << " (before the loop on line " << SM.getExpansionLineNumber(W.At->getBeginLoc()) << ")";
+    OS << "\n";
   }
+  if (CoveredWaits)
+    OS << "  " << CoveredWaits
+       << " cross-stream edge(s) ordered by an earlier wait or device sync\n";
   for (unsigned I = 0; I < WaitStreams.size(); ++I) {
     OS << "  wait " << I << " syncs";
     for (unsigned S : WaitStreams[I])

@@ -455,7 +455,8 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
   std::vector<bool> RecordAtWait(Plan.NumEvents);
   for (const EventRecord &R : Plan.Records)
     RecordAtWait[R.Event] = !P->canInsertAfter(R.Statement);
-  auto WaitCode = [&](unsigned I) {
+  // One call per line: each stream or event a host wait needs.
+  auto WaitCalls = [&](unsigned I) {
     // A host wait for an event that cannot be recorded after its statement
     // synchronises the whole stream instead (more than needed, never less).
     std::vector<unsigned> Streams = Plan.WaitStreams[I], Events;
@@ -466,18 +467,20 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
         Streams.push_back(Plan.Records[E].Stream);
     }
     llvm::sort(Streams);
-    std::string Code;
+    std::vector<std::string> Calls;
     for (unsigned Stream : Streams)
-      Code += (Code.empty() ? "" : " ") + ("cudaStreamSynchronize(" + streamExpr(Stream) + ");");
+      Calls.push_back("cudaStreamSynchronize(" + streamExpr(Stream) + ");");
     for (unsigned E : Events)
-      Code += (Code.empty() ? "" : " ") + ("cudaEventSynchronize(" + eventExpr(Base + E) + ");");
-    return Code;
+      Calls.push_back("cudaEventSynchronize(" + eventExpr(Base + E) + ");");
+    return Calls;
   };
   // Waits at the end of a wrapped body go with its `}`.
   llvm::DenseMap<const Stmt *, std::vector<std::pair<std::string, std::string>>> EndWaits;
   for (unsigned I = 0; I < Cra.Waits.size(); ++I)
-    if (Cra.Waits[I].Where.K == InsertionPoint::BodyEnd && !WaitCode(I).empty())
-      EndWaits[Cra.Waits[I].Where.Anchor].push_back({WaitCode(I), describeWait(Cra.Waits[I], FA)});
+    if (Cra.Waits[I].Where.K == InsertionPoint::BodyEnd)
+      for (std::string &Call : WaitCalls(I))
+        EndWaits[Cra.Waits[I].Where.Anchor].push_back(
+            {std::move(Call), describeWait(Cra.Waits[I], FA)});
   std::vector<std::pair<unsigned, std::string>> InlineCloses;
   P->wrapBodies(Cra.Wrapped, EndWaits, InlineCloses);
   for (const GpuOp &Op : FA.ops())
@@ -497,38 +500,39 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
   for (unsigned I = 0; I < Cra.Waits.size(); ++I) {
     if (Cra.Waits[I].Where.K == InsertionPoint::BodyEnd)
       continue; // with the body's `}` above
-    std::string Code = WaitCode(I);
-    if (Code.empty())
+    std::vector<std::string> Calls = WaitCalls(I);
+    if (Calls.empty())
       continue;
     if (Cra.Waits[I].Where.K == InsertionPoint::OnReturnFrom) {
       if (std::optional<std::pair<unsigned, unsigned>> Range =
               P->guardRange(Cra.Waits[I].Where.Anchor)) {
         auto &[Codes, Reason] = Guards[*Range];
-        if (!llvm::is_contained(Codes, Code))
-          Codes.push_back(Code);
+        for (std::string &Call : Calls)
+          if (!llvm::is_contained(Codes, Call))
+            Codes.push_back(std::move(Call));
         Reason = describeWait(Cra.Waits[I], FA);
         continue;
       }
     }
-    P->insertAt(Cra.Waits[I].Where, Code, describeWait(Cra.Waits[I], FA));
+    for (const std::string &Call : Calls)
+      P->insertAt(Cra.Waits[I].Where, Call, describeWait(Cra.Waits[I], FA));
   }
   for (auto &[Range, Guard] : Guards)
     P->guardReturns(Range, llvm::join(Guard.first, " "), Guard.second);
-  for (const EventWait &W : Plan.EventWaits) {
-    std::string Code, Producers;
+  for (const EventWait &W : Plan.EventWaits)
     for (unsigned E : W.Events) {
-      if (RecordAtWait[E])
-        Code += (Code.empty() ? "" : " ") + ("cudaEventRecord(" + eventExpr(Base + E) + ", " +
-                                             streamExpr(Plan.Records[E].Stream) + ");");
-      Code += (Code.empty() ? "" : " ") + ("cudaStreamWaitEvent(" + streamExpr(W.Waiter) + ", " +
-                                           eventExpr(Base + E) + ", 0);");
       const GpuOp &From = FA.ops()[Plan.Records[E].Op];
-      Producers +=
-          (Producers.empty() ? "" : ", ") + From.Callee + " on line " + std::to_string(From.Line);
+      std::string Producer = From.Callee + " on line " + std::to_string(From.Line);
+      if (RecordAtWait[E])
+        P->insertAt({InsertionPoint::BeforeStmt, W.At},
+                    "cudaEventRecord(" + eventExpr(Base + E) + ", " +
+                        streamExpr(Plan.Records[E].Stream) + ");",
+                    "marks the end of " + Producer + " for another stream");
+      P->insertAt({InsertionPoint::BeforeStmt, W.At},
+                  "cudaStreamWaitEvent(" + streamExpr(W.Waiter) + ", " + eventExpr(Base + E) +
+                      ", 0);",
+                  "order after " + Producer + " (another stream)");
     }
-    P->insertAt({InsertionPoint::BeforeStmt, W.Statement}, Code,
-                "order after " + Producers + " (another stream)");
-  }
   for (auto &[End, Text] : InlineCloses)
     P->Edits.insert(End, Text);
   P->NumEvents += Plan.NumEvents;

@@ -29,7 +29,8 @@ int main() {
   cudaMemset(d1, 0, 32 * sizeof(float));
   cudaMemset(d2, 0, 32 * sizeof(float));
   printf("%f\n", first(d1, d2));
-  // CHECK: {{.*}}  // streamalloc: d1 is read below (written by cudaMemset on line 29)
+  // CHECK: cudaStreamSynchronize(sa_stream(0));  // streamalloc: d1 is read below (written by cudaMemset on line 29)
+  // CHECK-NEXT: cudaStreamSynchronize(sa_stream(1));  // streamalloc: d1 is read below (written by cudaMemset on line 29)
   // CHECK-NEXT: printf("%f\n", first(d1, d2));
   cudaFree(d1);
   cudaFree(d2);

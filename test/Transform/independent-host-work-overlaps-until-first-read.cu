@@ -53,7 +53,8 @@ int main() {
   for (int i = 0; i < n; ++i)
     ref += h_z[i];
   printf("%f %f %f\n", h_x[0], h_y[0], ref);
-  // CHECK: cudaStreamSynchronize(sa_stream(0)); cudaStreamSynchronize(sa_stream(1));  // streamalloc: h_x is read below (written by cudaMemcpy on line 48)
+  // CHECK: cudaStreamSynchronize(sa_stream(0));  // streamalloc: h_x is read below (written by cudaMemcpy on line 48)
+  // CHECK-NEXT: cudaStreamSynchronize(sa_stream(1));  // streamalloc: h_x is read below (written by cudaMemcpy on line 48)
   // CHECK-NEXT: printf("%f %f %f\n", h_x[0], h_y[0], ref);
   cudaFree(d_x);
   cudaFree(d_y);

@@ -7,6 +7,8 @@
 
 #include "Support/ParseCuda.h"
 
+#include "clang/AST/Stmt.h"
+
 #include "gtest/gtest.h"
 
 using namespace streamalloc;
@@ -240,7 +242,7 @@ h[0] += 1.0f;)cu",
   EXPECT_TRUE(llvm::is_contained(P.Cra.Waits[1].Covers, 4u));
 }
 
-TEST(StreamPlan, ReleaseWaitsForAnEventOfAUserOnAnotherStream) {
+TEST(StreamPlan, ReleaseIsOrderedAfterAUserOnAnotherStream) {
   Planned P(R"cu(float ha[16], hb[16], *da, *db;
 cudaMalloc(&da, 64);
 cudaMalloc(&db, 64);
@@ -259,13 +261,17 @@ cudaFree(db);)cu",
   EXPECT_TRUE(hasEdge(P.Plan, 4, FreeA)); // the kernel reading da
   EXPECT_EQ(P.stream(FreeA), P.stream(4));
   EXPECT_NE(P.stream(FreeA), P.stream(2));
-  // The upload of da is on the other stream: an event orders the release.
-  bool Waits = false;
-  for (const EventWait &W : P.Plan.EventWaits)
-    if (W.Op == FreeA)
+  // The upload of da is on the other stream: the kernel's wait for its
+  // event already orders the release (queued behind the kernel), so the
+  // release needs no wait of its own.
+  bool KernelWaits = false;
+  for (const EventWait &W : P.Plan.EventWaits) {
+    EXPECT_NE(W.Op, FreeA);
+    if (W.Op == 4)
       for (unsigned E : W.Events)
-        Waits |= P.Plan.Records[E].Stream == P.stream(2);
-  EXPECT_TRUE(Waits);
+        KernelWaits |= P.Plan.Records[E].Op == 2;
+  }
+  EXPECT_TRUE(KernelWaits);
   // The release ends da's chain: the copy back of db stays on the kernel's
   // stream (no event for it).
   EXPECT_EQ(P.stream(6), P.stream(4));
@@ -296,6 +302,151 @@ cudaFree(d);)cu");
   // The release is a host access that waits for the kernel.
   ASSERT_FALSE(P.Cra.Waits.empty());
   EXPECT_EQ(P.Cra.Waits[0].Cause, WaitCause::Conflict);
+}
+
+TEST(StreamPlan, AllocationJoinsItsFirstUsersStream) {
+  Planned P(R"cu(float ha[16], hb[16], *da, *db;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+cudaMemcpy(da, ha, 64, cudaMemcpyHostToDevice);
+cudaMemcpy(db, hb, 64, cudaMemcpyHostToDevice);
+add<<<1, 16>>>(da, db, db);
+cudaMemcpy(hb, db, 64, cudaMemcpyDeviceToHost);
+hb[0] += 1.0f;
+cudaFree(da);
+cudaFree(db);)cu",
+            4, true);
+  ASSERT_EQ(P.FA->ops().size(), 8u);
+  ASSERT_EQ(P.FA->ops()[0].Kind, GpuOpKind::Alloc);
+  EXPECT_EQ(P.stream(0), P.stream(2));
+  EXPECT_EQ(P.stream(1), P.stream(3));
+  EXPECT_NE(P.stream(2), P.stream(3));
+  EXPECT_EQ(P.Plan.NumStreams, 2u);
+  // The kernel waits for the upload of da, which also covers da's
+  // allocation queued before it; no event follows an allocation.
+  bool KernelWaits = false;
+  for (const EventWait &W : P.Plan.EventWaits)
+    if (W.Op == 4)
+      for (unsigned E : W.Events)
+        KernelWaits |= P.Plan.Records[E].Op == 2;
+  EXPECT_TRUE(KernelWaits);
+  for (const EventRecord &R : P.Plan.Records)
+    EXPECT_NE(P.FA->ops()[R.Op].Kind, GpuOpKind::Alloc);
+}
+
+// Two chains: da on one stream, db on another; ops 2 and 3 read da on db's
+// stream.
+const char *TwoReaders = R"cu(float *da, *db, *dc;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+cudaMalloc(&dc, 64);
+fill<<<1, 16>>>(da, 1.0f);
+fill<<<1, 16>>>(db, 2.0f);
+add<<<1, 16>>>(da, db, db);
+add<<<1, 16>>>(da, db, dc);)cu";
+
+TEST(StreamPlan, SecondConsumerOnAStreamDoesNotWaitAgain) {
+  Planned P(TwoReaders);
+  ASSERT_EQ(P.FA->ops().size(), 4u);
+  EXPECT_EQ(P.stream(2), P.stream(1));
+  EXPECT_EQ(P.stream(3), P.stream(1));
+  EXPECT_TRUE(hasEdge(P.Plan, 0, 3));
+  ASSERT_EQ(P.Plan.EventWaits.size(), 1u);
+  EXPECT_EQ(P.Plan.EventWaits[0].Op, 2u);
+  EXPECT_EQ(P.Plan.CoveredWaits, 1u);
+}
+
+TEST(StreamPlan, WaitForALaterOpCoversEarlierOpsOfItsStream) {
+  Planned P(R"cu(float *da, *db, *dc;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+cudaMalloc(&dc, 64);
+fill<<<1, 16>>>(da, 1.0f);
+add<<<1, 16>>>(da, da, dc);
+fill<<<1, 16>>>(db, 2.0f);
+add<<<1, 16>>>(dc, db, db);
+add<<<1, 16>>>(da, db, db);)cu");
+  ASSERT_EQ(P.FA->ops().size(), 5u);
+  EXPECT_EQ(P.stream(1), P.stream(0));
+  EXPECT_EQ(P.stream(3), P.stream(2));
+  EXPECT_EQ(P.stream(4), P.stream(2));
+  EXPECT_TRUE(hasEdge(P.Plan, 0, 4));
+  // Op 3 waits for op 1, recorded after op 0 on the same stream: op 4 needs
+  // no wait for op 0.
+  ASSERT_EQ(P.Plan.EventWaits.size(), 1u);
+  EXPECT_EQ(P.Plan.EventWaits[0].Op, 3u);
+  EXPECT_EQ(P.Plan.NumEdgeEvents, 1u);
+  EXPECT_EQ(P.Plan.Records[0].Op, 1u);
+}
+
+TEST(StreamPlan, WaitForAProducerBeforeALoopGoesBeforeTheLoop) {
+  Planned P(R"cu(float *da, *db;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+fill<<<1, 16>>>(da, 1.0f);
+for (int i = 0; i < n; ++i) {
+  fill<<<1, 16>>>(db, 2.0f);
+  add<<<1, 16>>>(da, db, db);
+})cu");
+  ASSERT_EQ(P.FA->ops().size(), 3u);
+  EXPECT_NE(P.stream(2), P.stream(0));
+  ASSERT_EQ(P.Plan.EventWaits.size(), 1u);
+  EXPECT_EQ(P.Plan.EventWaits[0].Op, 2u);
+  EXPECT_TRUE(llvm::isa<clang::ForStmt>(P.Plan.EventWaits[0].At));
+}
+
+TEST(StreamPlan, ProducerInTheLoopIsWaitedForInEachIterationOnce) {
+  Planned P(R"cu(float *da, *db, *dc;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+cudaMalloc(&dc, 64);
+for (int i = 0; i < n; ++i) {
+  fill<<<1, 16>>>(da, 1.0f);
+  fill<<<1, 16>>>(db, 2.0f);
+  add<<<1, 16>>>(da, db, db);
+  add<<<1, 16>>>(da, db, dc);
+})cu");
+  ASSERT_EQ(P.FA->ops().size(), 4u);
+  // Op 2 waits for this iteration's op 0, op 3 relies on that wait (op 0
+  // waits for the previous iteration's readers of da: not counted here).
+  unsigned WaitsForOp0 = 0;
+  for (const EventWait &W : P.Plan.EventWaits) {
+    EXPECT_EQ(W.At, W.Statement);
+    for (unsigned E : W.Events)
+      WaitsForOp0 += P.Plan.Records[E].Op == 0;
+  }
+  EXPECT_EQ(WaitsForOp0, 1u);
+}
+
+TEST(StreamPlan, WaitInABranchDoesNotCoverTheCodeAfterIt) {
+  Planned P(R"cu(float *da, *db, *dc;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+cudaMalloc(&dc, 64);
+fill<<<1, 16>>>(da, 1.0f);
+fill<<<1, 16>>>(db, 2.0f);
+if (n > 1) {
+  add<<<1, 16>>>(da, db, db);
+}
+add<<<1, 16>>>(da, db, dc);)cu");
+  ASSERT_EQ(P.FA->ops().size(), 4u);
+  EXPECT_EQ(P.stream(3), P.stream(2));
+  EXPECT_EQ(P.Plan.EventWaits.size(), 2u);
+  EXPECT_EQ(P.Plan.CoveredWaits, 0u);
+}
+
+TEST(StreamPlan, DeviceSyncAfterTheProducerMakesItsWaitUnnecessary) {
+  Planned P(R"cu(float *da, *db;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+fill<<<1, 16>>>(da, 1.0f);
+fill<<<1, 16>>>(db, 2.0f);
+cudaDeviceSynchronize();
+add<<<1, 16>>>(da, db, db);)cu");
+  ASSERT_EQ(P.FA->ops().size(), 3u);
+  EXPECT_NE(P.stream(2), P.stream(0));
+  EXPECT_TRUE(P.Plan.EventWaits.empty());
+  EXPECT_EQ(P.Plan.CoveredWaits, 1u);
 }
 
 } // namespace

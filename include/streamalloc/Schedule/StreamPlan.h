@@ -11,10 +11,20 @@
 // an op without predecessors starts a new stream while fewer than
 // MaxStreams are in use, and otherwise reuses a stream: a copy goes behind a
 // copy in the same direction (one copy engine per direction serialises
-// them anyway), anything else behind the stream idle the longest.
-// Every edge between different streams becomes an event: recorded on the
-// producer's stream right after the statement that enqueues it, waited for
-// on the consumer's stream right before the consumer's statement.
+// them anyway), anything else behind the stream idle the longest. A
+// stream-ordered allocation without predecessors takes no stream of its
+// own: it goes on the stream of its first user, so that chain needs no event.
+//
+// An edge between different streams needs the consumer's stream to wait for
+// an event recorded on the producer's stream right after the producer's
+// statement. The wait goes before the consumer's statement, or before the
+// outermost loop around the consumer that does not hold the producer (inside
+// it the producer cannot run again). A wait is left out when an earlier wait
+// of the same stream, on every path in the same pass, already covers the
+// producer's latest run: a wait for the same event with no run of the
+// producer in between, or for an event recorded after a later op of the
+// producer's stream that follows the producer's latest run; or when the
+// program's own device sync ran after that run.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STREAMALLOC_SCHEDULE_STREAMPLAN_H
@@ -58,13 +68,14 @@ struct EventRecord {
   unsigned Stream;
 };
 
-/// Before the statement that enqueues op \p Op, stream \p Waiter waits for
-/// each of \p Events. An event not recorded yet on this path (its producer
-/// did not run, or runs later in the loop) is one recorded earlier or never:
-/// the wait is then for older work or none, which is what the path needs.
+/// Before \p At (the statement that enqueues op \p Op, or a loop around
+/// it), stream \p Waiter waits for each of \p Events. An event not recorded yet on this path (its
+/// producer did not run, or runs later in the loop) is one recorded earlier or never: the wait is
+/// then for older work or none, which is what the path needs.
 struct EventWait {
   unsigned Op;
   const clang::Stmt *Statement;
+  const clang::Stmt *At;
   unsigned Waiter;
   std::vector<unsigned> Events;
 };
@@ -76,6 +87,8 @@ struct StreamPlan {
   std::vector<Dependency> Edges;
   std::vector<EventRecord> Records; ///< indexed by event
   std::vector<EventWait> EventWaits;
+  /// Cross-stream edges whose wait an earlier wait or device sync covers.
+  unsigned CoveredWaits = 0;
   /// Events ordering ops across streams (EventWaits use them); the records
   /// after them serve host waits alone.
   unsigned NumEdgeEvents = 0;
