@@ -76,9 +76,9 @@ public:
 
   /// The units that may conflict with unit \p To, ascending (a superset).
   std::vector<unsigned> mayConflictWith(unsigned To) const {
-    auto Own = llvm::make_range(
-        llvm::lower_bound(UnitObjects, std::pair<unsigned, ObjectId>(To, 0)),
-        llvm::lower_bound(UnitObjects, std::pair<unsigned, ObjectId>(To + 1, 0)));
+    auto Own =
+        llvm::make_range(llvm::lower_bound(UnitObjects, std::pair<unsigned, ObjectId>(To, 0)),
+                         llvm::lower_bound(UnitObjects, std::pair<unsigned, ObjectId>(To + 1, 0)));
     std::vector<unsigned> Result = Wild;
     for (auto [U, Obj] : Own) {
       if (Obj == UnknownObject) {
