@@ -15,6 +15,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace streamalloc {
@@ -665,6 +667,19 @@ void FunctionAccesses::Impl::collectOps(const Stmt *S) {
   }
   for (const Stmt *Child : S->children())
     collectOps(Child);
+}
+
+bool FunctionAccesses::hasOps(const FunctionDecl &F,
+                              llvm::ArrayRef<const clang::Expr *> StreamOrdered) {
+  // The statements collectOps() makes ops of, without the analysis.
+  std::function<bool(const Stmt *)> Find = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return false;
+    if (isGpuOpCall(S) || llvm::is_contained(StreamOrdered, S))
+      return true;
+    return llvm::any_of(S->children(), Find);
+  };
+  return Find(F.getBody());
 }
 
 FunctionAccesses::FunctionAccesses(const FunctionDecl &F, ASTContext &Ctx,

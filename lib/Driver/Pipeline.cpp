@@ -215,6 +215,24 @@ private:
   }
 };
 
+/// Whether planStreams() would plan the same streams, edges and events for
+/// both runs: it reads which ops run asynchronously, the statement that
+/// enqueues each, the loops around it, and the program's device syncs the run
+/// relies on (a sync that completes a producer saves an event wait; with that
+/// sync ignored, the wait is needed). The waits it binds are redone.
+bool sameSchedulingInput(const CraResult &A, const CraResult &B) {
+  if (A.Ops.size() != B.Ops.size() || A.Syncs.size() != B.Syncs.size())
+    return false;
+  for (unsigned I = 0; I < A.Syncs.size(); ++I)
+    if (A.Syncs[I].Statement != B.Syncs[I].Statement)
+      return false;
+  for (unsigned I = 0; I < A.Ops.size(); ++I)
+    if (A.Ops[I].Async != B.Ops[I].Async || A.Ops[I].Statement != B.Ops[I].Statement ||
+        A.Ops[I].Loops != B.Ops[I].Loops)
+      return false;
+  return true;
+}
+
 const char *opKindName(GpuOpKind K) {
   switch (K) {
   case GpuOpKind::Copy:
@@ -418,14 +436,16 @@ private:
           llvm::append_range(StreamOrdered, G.Allocs);
           llvm::append_range(StreamOrdered, G.Frees);
         }
-      FAOwner = std::make_unique<FunctionAccesses>(F, Ctx, Device, StreamOrdered);
-      const FunctionAccesses &FA = *FAOwner;
       // Functions without GPU ops need no rewrite, unless they are main or
-      // reset the device (the stream pool is released there).
-      if (FA.ops().empty() && !F.isMain() && !Device.get(&F).ResetsDevice) {
+      // reset the device (the stream pool is released there): their summary
+      // is all the analysis they need.
+      if (!FunctionAccesses::hasOps(F, StreamOrdered) && !F.isMain() &&
+          !Device.get(&F).ResetsDevice) {
         reportAllocGroups(F, Ctx, Groups);
         return;
       }
+      FAOwner = std::make_unique<FunctionAccesses>(F, Ctx, Device, StreamOrdered);
+      const FunctionAccesses &FA = *FAOwner;
       Blocked = Rewriter.rewritability(FA);
       for (const GpuOp &Op : FA.ops()) {
         if (Blocked[Op.Id].empty() && Op.UsesTemporary)
@@ -442,9 +462,17 @@ private:
       // streams (or events) of the ops it must. A wait that the text would put
       // before an op it covers (both from one macro expansion) cannot be
       // placed: such ops stay synchronous and everything is planned again.
+      // Runs (one per explicit sync) whose decisions agree share one plan.
+      std::optional<std::pair<CraResult, StreamPlan>> PlanFor;
       auto Analyse = [&](llvm::ArrayRef<const Expr *> Ignored, StreamPlan &P) {
         CraResult C = runCra(FA, Blocked, InactiveCode, nullptr, Ignored, Options.TimerWaits);
-        P = planStreams(FA, C, Options.Schedule);
+        if (PlanFor && sameSchedulingInput(PlanFor->first, C)) {
+          P = PlanFor->second;
+          P.bindWaits(C);
+        } else {
+          P = planStreams(FA, C, Options.Schedule);
+          PlanFor.emplace(C, P);
+        }
         if (P.NumStreams > 0) {
           C = runCra(FA, Blocked, InactiveCode, &P.StreamOf, Ignored, Options.TimerWaits);
           P.bindWaits(C);
@@ -452,12 +480,17 @@ private:
         return C;
       };
       while (true) {
+        // Phase inputs: FA, Blocked. Outputs: Cra and Plan (with the dropped
+        // syncs ignored), Syncs and SyncDecisions.
+        PlanFor.reset();
         std::vector<const Expr *> Dropped;
+        Cra = Analyse({}, Plan);
         if (FileBlockers.empty()) {
-          Cra = Analyse({}, Plan);
           Syncs = findExplicitSyncs(FA, Device, Cra);
           SyncDecisions =
               decideRedundantSyncs(Syncs, FA, [&](llvm::ArrayRef<const Expr *> Ignored) {
+                if (Ignored.empty())
+                  return Cra; // the run just made
                 StreamPlan Unused;
                 return Analyse(Ignored, Unused);
               });
@@ -467,7 +500,8 @@ private:
           if (!KeepsSyncs)
             Dropped = droppedSyncCalls(Syncs, SyncDecisions);
         }
-        Cra = Analyse(Dropped, Plan);
+        if (!Dropped.empty())
+          Cra = Analyse(Dropped, Plan);
         std::vector<unsigned> Misplaced = Rewriter.misplacedWaits(FA, Cra);
         if (Misplaced.empty())
           break;

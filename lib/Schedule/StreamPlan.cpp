@@ -12,6 +12,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <numeric>
+
 namespace streamalloc {
 
 namespace {
@@ -58,6 +60,49 @@ Engine engineOf(const GpuOp &Op) {
   return Engine::None;
 }
 
+/// Which units touch which objects, so that the units an op may conflict
+/// with are found without trying every pair: two ops conflict only through
+/// an object both may touch, or when one touches Unknown.
+class UnitIndex {
+public:
+  UnitIndex(const FunctionAccesses &FA, const std::vector<Unit> &Units) : Units(Units.size()) {
+    for (unsigned U = 0; U < Units.size(); ++U)
+      for (unsigned Op : Units[U].Ops)
+        for (auto [Obj, Mode] : FA.ops()[Op].Effects.entries()) {
+          std::vector<unsigned> &List = Obj == UnknownObject ? Wild : ByObject[Obj];
+          if (List.empty() || List.back() != U)
+            List.push_back(U);
+          UnitObjects.push_back({U, Obj});
+        }
+  }
+
+  /// The units that may conflict with unit \p To, ascending (a superset).
+  std::vector<unsigned> mayConflictWith(unsigned To) const {
+    auto Own =
+        llvm::make_range(llvm::lower_bound(UnitObjects, std::pair<unsigned, ObjectId>(To, 0)),
+                         llvm::lower_bound(UnitObjects, std::pair<unsigned, ObjectId>(To + 1, 0)));
+    std::vector<unsigned> Result = Wild;
+    for (auto [U, Obj] : Own) {
+      if (Obj == UnknownObject) {
+        Result.resize(Units);
+        std::iota(Result.begin(), Result.end(), 0u);
+        return Result;
+      }
+      if (auto It = ByObject.find(Obj); It != ByObject.end())
+        llvm::append_range(Result, It->second);
+    }
+    llvm::sort(Result);
+    Result.erase(std::unique(Result.begin(), Result.end()), Result.end());
+    return Result;
+  }
+
+private:
+  unsigned Units;
+  llvm::DenseMap<ObjectId, std::vector<unsigned>> ByObject; ///< units, ascending
+  std::vector<unsigned> Wild;                               ///< units touching Unknown
+  std::vector<std::pair<unsigned, ObjectId>> UnitObjects;   ///< ascending by unit
+};
+
 bool shareLoop(const Unit &A, const Unit &B) {
   return llvm::any_of(A.Loops,
                       [&](const clang::Stmt *L) { return llvm::is_contained(B.Loops, L); });
@@ -90,8 +135,9 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
   // Dependencies between units: forward in program order, and carried over
   // the back edge of a loop around both.
   std::vector<std::vector<unsigned>> Preds(Units.size()), CarriedPreds(Units.size());
+  UnitIndex Index(FA, Units);
   for (unsigned To = 0; To < Units.size(); ++To)
-    for (unsigned From = 0; From < Units.size(); ++From) {
+    for (unsigned From : Index.mayConflictWith(To)) {
       if (From == To)
         continue;
       bool Carried = From > To;

@@ -82,6 +82,10 @@ public:
   FunctionAccesses(const clang::FunctionDecl &F, clang::ASTContext &Ctx, FunctionSummaries &Device,
                    llvm::ArrayRef<const clang::Expr *> StreamOrdered = {});
   ~FunctionAccesses();
+  /// Whether the analysis of \p F would find any GPU op (ops() not empty),
+  /// answered from the syntax alone.
+  static bool hasOps(const clang::FunctionDecl &F,
+                     llvm::ArrayRef<const clang::Expr *> StreamOrdered = {});
   FunctionAccesses(FunctionAccesses &&);
 
   const clang::FunctionDecl &function() const;
