@@ -5,6 +5,7 @@
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/CRA/RedundantSyncs.h"
 #include "streamalloc/Driver/CompileCommands.h"
+#include "streamalloc/Driver/NvccPrelude.h"
 #include "streamalloc/Model/ApiModel.h"
 #include "streamalloc/Transform/FileRewriter.h"
 #include "streamalloc/Transform/StreamOrderedAlloc.h"
@@ -580,6 +581,10 @@ std::vector<FileResult> runPipeline(const tooling::CompilationDatabase &Db,
     R.Path = File;
     tooling::ClangTool Tool(Db, {File});
     Tool.appendArgumentsAdjuster(cudaHostParseAdjuster(Options.CudaPath, Options.ResourceDir));
+    Tool.mapVirtualFile(nvccPreludePath(), nvccPreludeText());
+    if (!gccOmpHeader().empty())
+      Tool.mapVirtualFile((ompIncludeDir() + "/omp.h").str(),
+                          ("#include \"" + gccOmpHeader() + "\"\n").str());
     struct Factory : tooling::FrontendActionFactory {
       FileResult &R;
       const PipelineOptions &O;
