@@ -217,8 +217,6 @@ llvm::StringRef gccOmpHeader() {
   return Header;
 }
 
-llvm::StringRef ompIncludeDir() { return "/streamalloc-virtual/omp"; }
-
 clang::tooling::ArgumentsAdjuster cudaHostParseAdjuster(const std::string &CudaPath,
                                                         const std::string &ResourceDir) {
   using namespace clang::tooling;
@@ -236,7 +234,8 @@ clang::tooling::ArgumentsAdjuster cudaHostParseAdjuster(const std::string &CudaP
   ArgumentsAdjuster OpenMp = [](const CommandLineArguments &Args, llvm::StringRef) {
     CommandLineArguments Out = Args;
     if (llvm::is_contained(Args, "-fopenmp") && !gccOmpHeader().empty())
-      Out.insert(Out.begin() + 1, {"-isystem", std::string(ompIncludeDir())});
+      Out.insert(Out.begin() + 1,
+                 {"-idirafter", std::string(llvm::sys::path::parent_path(gccOmpHeader()))});
     return Out;
   };
   ArgumentsAdjuster Adjust = combineAdjusters(Nvcc, getClangStripDependencyFileAdjuster());

@@ -582,9 +582,6 @@ std::vector<FileResult> runPipeline(const tooling::CompilationDatabase &Db,
     tooling::ClangTool Tool(Db, {File});
     Tool.appendArgumentsAdjuster(cudaHostParseAdjuster(Options.CudaPath, Options.ResourceDir));
     Tool.mapVirtualFile(nvccPreludePath(), nvccPreludeText());
-    if (!gccOmpHeader().empty())
-      Tool.mapVirtualFile((ompIncludeDir() + "/omp.h").str(),
-                          ("#include \"" + gccOmpHeader() + "\"\n").str());
     struct Factory : tooling::FrontendActionFactory {
       FileResult &R;
       const PipelineOptions &O;

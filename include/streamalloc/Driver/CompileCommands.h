@@ -29,12 +29,9 @@ std::vector<std::string> translateNvccCommand(const std::vector<std::string> &Ar
 std::vector<std::string> nvccDialectArguments(llvm::StringRef CudaPath);
 
 /// gcc's omp.h (found when the tool was configured), or empty when it is
-/// missing: Clang's packages ship no omp.h for `-fopenmp` programs.
+/// missing: Clang's packages ship no omp.h for `-fopenmp` programs. Its folder
+/// is searched last (-idirafter), so gcc's other headers never shadow Clang's.
 llvm::StringRef gccOmpHeader();
-
-/// An in-memory folder holding only an omp.h that includes gccOmpHeader(), so
-/// that none of gcc's other headers shadow Clang's own.
-llvm::StringRef ompIncludeDir();
 
 /// All adjustments for a host-side CUDA parse of each command.
 clang::tooling::ArgumentsAdjuster cudaHostParseAdjuster(const std::string &CudaPath,
