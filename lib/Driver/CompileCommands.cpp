@@ -1,6 +1,9 @@
 //===- CompileCommands.cpp ------------------------------------------------===//
 #include "streamalloc/Driver/CompileCommands.h"
+#include "streamalloc/Driver/NvccPrelude.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -175,6 +178,12 @@ std::vector<std::string> translateNvccCommand(const std::vector<std::string> &Ar
       Out.push_back("-I" + A.split('=').second.str());
     } else if (A.starts_with("--define-macro=")) {
       Out.push_back("-D" + A.split('=').second.str());
+    } else if (A == "-Xcompiler" || A == "--compiler-options" || A.starts_with("-Xcompiler=") ||
+               A.starts_with("--compiler-options=")) {
+      // Host-compiler options are dropped, except OpenMP: it changes what parses.
+      std::string Options = A.contains('=') ? A.split('=').second.str() : Next();
+      if (llvm::is_contained(llvm::split(Options, ','), "-fopenmp"))
+        Out.push_back("-fopenmp");
     } else if (dropsNextArgument(A)) {
       Next();
     } else if (isNvccOnlyFlag(A)) {
@@ -184,6 +193,28 @@ std::vector<std::string> translateNvccCommand(const std::vector<std::string> &Ar
     }
   }
   return Out;
+}
+
+std::vector<std::string> nvccDialectArguments(llvm::StringRef CudaPath) {
+  // nvcc accepts `register` under C++17; the prelude declares (and defines
+  // __NVCC__ for) what nvcc provides implicitly.
+  std::vector<std::string> Args = {"-Wno-register", "-include", nvccPreludePath().str()};
+  // nvcc.profile puts CCCL (thrust, cub, libcu++) on the system include path.
+  llvm::SmallString<256> Cccl(CudaPath);
+  llvm::sys::path::append(Cccl, "include", "cccl");
+  if (llvm::sys::fs::is_directory(Cccl)) {
+    Args.push_back("-isystem");
+    Args.push_back(std::string(Cccl));
+  }
+  return Args;
+}
+
+llvm::StringRef gccOmpHeader() {
+  static const std::string Header = [] {
+    std::string H = STREAMALLOC_GCC_OMP_HEADER;
+    return llvm::sys::fs::exists(H) ? H : std::string();
+  }();
+  return Header;
 }
 
 clang::tooling::ArgumentsAdjuster cudaHostParseAdjuster(const std::string &CudaPath,
@@ -198,10 +229,19 @@ clang::tooling::ArgumentsAdjuster cudaHostParseAdjuster(const std::string &CudaP
                                 "--cuda-path=" + CudaPath,
                                 "-resource-dir=" + ResourceDir,
                                 "-Wno-unknown-cuda-version"};
+  for (const std::string &A : nvccDialectArguments(CudaPath))
+    Extra.push_back(A);
+  ArgumentsAdjuster OpenMp = [](const CommandLineArguments &Args, llvm::StringRef) {
+    CommandLineArguments Out = Args;
+    if (llvm::is_contained(Args, "-fopenmp") && !gccOmpHeader().empty())
+      Out.insert(Out.begin() + 1,
+                 {"-idirafter", std::string(llvm::sys::path::parent_path(gccOmpHeader()))});
+    return Out;
+  };
   ArgumentsAdjuster Adjust = combineAdjusters(Nvcc, getClangStripDependencyFileAdjuster());
   Adjust =
       combineAdjusters(Adjust, getInsertArgumentAdjuster(Extra, ArgumentInsertPosition::BEGIN));
-  return Adjust;
+  return combineAdjusters(Adjust, OpenMp);
 }
 
 } // namespace streamalloc

@@ -6,6 +6,7 @@
 #include "streamalloc/CRA/RedundantSyncs.h"
 #include "streamalloc/Driver/CompileCommands.h"
 #include "streamalloc/Driver/InactiveCode.h"
+#include "streamalloc/Driver/NvccPrelude.h"
 #include "streamalloc/Model/ApiModel.h"
 #include "streamalloc/Transform/FileRewriter.h"
 #include "streamalloc/Transform/StreamOrderedAlloc.h"
@@ -612,6 +613,7 @@ std::vector<FileResult> runPipeline(const tooling::CompilationDatabase &Db,
     R.Path = File;
     tooling::ClangTool Tool(Db, {File});
     Tool.appendArgumentsAdjuster(cudaHostParseAdjuster(Options.CudaPath, Options.ResourceDir));
+    Tool.mapVirtualFile(nvccPreludePath(), nvccPreludeText());
     struct Factory : tooling::FrontendActionFactory {
       FileResult &R;
       const PipelineOptions &O;

@@ -24,6 +24,15 @@ llvm::Expected<std::string> findClangResourceDir();
 /// returned unchanged.
 std::vector<std::string> translateNvccCommand(const std::vector<std::string> &Args);
 
+/// What makes a Clang parse accept the nvcc dialect: __NVCC__, `register`
+/// under C++17, the prelude (NvccPrelude.h) and CCCL's include folder.
+std::vector<std::string> nvccDialectArguments(llvm::StringRef CudaPath);
+
+/// gcc's omp.h (found when the tool was configured), or empty when it is
+/// missing: Clang's packages ship no omp.h for `-fopenmp` programs. Its folder
+/// is searched last (-idirafter), so gcc's other headers never shadow Clang's.
+llvm::StringRef gccOmpHeader();
+
 /// All adjustments for a host-side CUDA parse of each command.
 clang::tooling::ArgumentsAdjuster cudaHostParseAdjuster(const std::string &CudaPath,
                                                         const std::string &ResourceDir);
