@@ -24,9 +24,17 @@ constexpr unsigned MaxRounds = 64;
 
 bool Pointees::merge(const Pointees &Other) {
   bool Changed = false;
-  for (ObjectId O : Other.Objects)
-    if (!llvm::is_contained(Objects, O))
-      Objects.push_back(O), Changed = true;
+  if (Objects.size() * Other.Objects.size() > 256) {
+    // Large sets: look members up in a hash set, not by scanning (same order).
+    llvm::DenseSet<ObjectId> Have(Objects.begin(), Objects.end());
+    for (ObjectId O : Other.Objects)
+      if (Have.insert(O).second)
+        Objects.push_back(O), Changed = true;
+  } else {
+    for (ObjectId O : Other.Objects)
+      if (!llvm::is_contained(Objects, O))
+        Objects.push_back(O), Changed = true;
+  }
   if (Other.Unknown && !Unknown) {
     Unknown = true;
     Why = Other.Why;

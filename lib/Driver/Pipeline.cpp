@@ -431,6 +431,8 @@ private:
     std::vector<SyncDecision> SyncDecisions;
     bool KeepsSyncs = true;
     while (true) {
+      // Phase "accesses": input the stream-ordered calls (the groups not
+      // demoted); output FA, and Blocked (the ops that cannot be rewritten).
       std::vector<const Expr *> StreamOrdered;
       for (const AllocGroup &G : Groups)
         if (G.WhySync.empty()) {
@@ -517,6 +519,8 @@ private:
       if (!demoteAllocGroups(FA, Cra, Groups))
         break;
     }
+    // Phases "edits" and "report": from the final FA, Cra, Plan and sync
+    // decisions.
     const FunctionAccesses &FA = *FAOwner;
     reportAllocGroups(F, Ctx, Groups);
     std::vector<PinDecision> Pins = planPinning(FA, Cra, Options.Pin, CallsDeviceReset);

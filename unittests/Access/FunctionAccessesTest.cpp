@@ -380,4 +380,25 @@ void run(float *q) {
   EXPECT_NE(Destroy("s").find("<unknown>"), std::string::npos);
 }
 
+TEST(FunctionAccesses, HasOpsAgreesWithTheAnalysisWithoutRunningIt) {
+  Analysed A(std::string(Kernels) + R"cu(
+void none(float *h) { h[0] = 1; auto f = [&] { fill<<<1, 1>>>(h, 0); }; f(); }
+void launch(float *d) { if (d) fill<<<1, 1>>>(d, 1); }
+void copy(float *d, float *h) { cudaMemcpy(d, h, 4, cudaMemcpyHostToDevice); }
+void run(float **d) { cudaMalloc((void **)d, 4); })cu");
+  auto Has = [&](llvm::StringRef Name, llvm::ArrayRef<const clang::Expr *> StreamOrdered = {}) {
+    const clang::FunctionDecl *F = findFunction(*A.AST, Name);
+    bool Syntax = FunctionAccesses::hasOps(*F, StreamOrdered);
+    FunctionAccesses FA(*F, A.AST->getASTContext(), A.Device, StreamOrdered);
+    EXPECT_EQ(Syntax, !FA.ops().empty()) << Name.str();
+    return Syntax;
+  };
+  EXPECT_FALSE(Has("none")); // a lambda body is a function of its own
+  EXPECT_TRUE(Has("launch"));
+  EXPECT_TRUE(Has("copy"));
+  EXPECT_FALSE(Has("run"));
+  const auto *Alloc = llvm::cast<clang::Expr>(findStmt(A.F, "cudaMalloc"));
+  EXPECT_TRUE(Has("run", {Alloc})); // a stream-ordered allocation is an op
+}
+
 } // namespace
