@@ -7,6 +7,7 @@
 #include "streamalloc/Driver/CompileCommands.h"
 #include "streamalloc/Driver/InactiveCode.h"
 #include "streamalloc/Driver/NvccPrelude.h"
+#include "streamalloc/Driver/ParseDiagnostics.h"
 #include "streamalloc/Model/ApiModel.h"
 #include "streamalloc/Transform/FileRewriter.h"
 #include "streamalloc/Transform/StreamOrderedAlloc.h"
@@ -143,6 +144,11 @@ public:
     unsigned Line = SM.getExpansionLineNumber(Call->getBeginLoc());
     std::string At = "line " + std::to_string(Line) + ": ";
     std::string Name = spelledCallee(Call);
+    // A launch's stream is an argument of its configuration call; name the kernel.
+    if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call))
+      KernelOfConfig[Launch->getConfig()] = Name;
+    if (auto It = KernelOfConfig.find(Call); It != KernelOfConfig.end())
+      Name = It->second;
     const ApiFunction *Api = Name.empty() ? nullptr : lookupApi(Name);
     if (Name == "cudaDeviceReset")
       CallsDeviceReset = true;
@@ -185,6 +191,7 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   std::vector<const FunctionDecl *> Stack;
+  llvm::DenseMap<const CallExpr *, std::string> KernelOfConfig;
 
   template <typename Fn> bool traverseFunction(const FunctionDecl *F, Fn Traverse) {
     if (F && isAnalysedHostFunction(F, SM) && F->isThisDeclarationADefinition())
@@ -618,6 +625,9 @@ std::vector<FileResult> runPipeline(const tooling::CompilationDatabase &Db,
     tooling::ClangTool Tool(Db, {File});
     Tool.appendArgumentsAdjuster(cudaHostParseAdjuster(Options.CudaPath, Options.ResourceDir));
     Tool.mapVirtualFile(nvccPreludePath(), nvccPreludeText());
+    FirstErrorRecorder Diagnostics;
+    Tool.setDiagnosticConsumer(&Diagnostics);
+    Tool.setPrintErrorMessage(false); // the tool says it once, with the first error
     struct Factory : tooling::FrontendActionFactory {
       FileResult &R;
       const PipelineOptions &O;
@@ -632,6 +642,7 @@ std::vector<FileResult> runPipeline(const tooling::CompilationDatabase &Db,
       }
     } F(R, Options);
     Tool.run(&F);
+    R.FirstError = Diagnostics.firstError();
     Results.push_back(std::move(R));
   }
   return Results;

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "streamalloc/Driver/CompileCommands.h"
+#include "streamalloc/Driver/ParseDiagnostics.h"
 #include "streamalloc/Driver/Pipeline.h"
 #include "streamalloc/Driver/UnifiedDiff.h"
 #include "streamalloc/Report/Report.h"
@@ -233,6 +234,9 @@ int main(int argc, const char **argv) {
   for (FileResult &R : Results) {
     if (!R.Parsed) {
       Status = fail("'" + R.Path + "' could not be parsed; nothing was written for it");
+      if (!R.FirstError.empty())
+        errs() << "streamalloc: note: the first error was " << R.FirstError
+               << "\nstreamalloc: hint: " << parseFailureHint(R.FirstError) << "\n";
       continue;
     }
     if (!R.Error.empty()) {

@@ -3,6 +3,8 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+
 using namespace streamalloc;
 
 TEST(CompileCommands, NvccFlagsBecomeClangFlags) {
@@ -43,6 +45,21 @@ TEST(CompileCommands, NvccLongOptionsWithSeparateValues) {
                                  "A=1",  "-std",           "c++20", "a.cu"};
   std::vector<std::string> Expected = {"clang++", "-I", "/x", "-D", "A=1", "-std=c++20", "a.cu"};
   EXPECT_EQ(translateNvccCommand(In), Expected);
+}
+
+TEST(CompileCommands, HostCompilerOpenMpIsKept) {
+  std::vector<std::string> In = {
+      "nvcc",  "-Xcompiler", "-fopenmp", "-Xcompiler=-O2,-fopenmp", "--compiler-options",
+      "-Wall", "a.cu"};
+  std::vector<std::string> Expected = {"clang++", "-fopenmp", "-fopenmp", "a.cu"};
+  EXPECT_EQ(translateNvccCommand(In), Expected);
+}
+
+TEST(CompileCommands, DialectArgumentsIncludeCcclWhenItExists) {
+  std::vector<std::string> Args = nvccDialectArguments("/definitely/not/cuda");
+  EXPECT_EQ(std::count(Args.begin(), Args.end(), "-isystem"), 0);
+  EXPECT_EQ(std::count(Args.begin(), Args.end(), "-Wno-register"), 1);
+  EXPECT_EQ(std::count(Args.begin(), Args.end(), "-include"), 1);
 }
 
 TEST(CompileCommands, OtherCompilersAreLeftAlone) {

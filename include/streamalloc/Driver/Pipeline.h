@@ -36,8 +36,9 @@ struct PipelineOptions {
 };
 
 struct FileResult {
-  std::string Path;    ///< as given on the command line
-  bool Parsed = false; ///< false: Clang reported errors (printed already)
+  std::string Path;       ///< as given on the command line
+  bool Parsed = false;    ///< false: Clang reported errors (printed already)
+  std::string FirstError; ///< Clang's first error, `file:line:col: message`
   std::string Original;
   std::string Output; ///< the transformed file (valid when Parsed)
   std::string Dump;   ///< --dump text

@@ -1,0 +1,27 @@
+// A templated launch on a stream the program passes in blocks the file; the
+// report names the kernel, not the launch's internal configuration call.
+//
+// RUN: %strip %s > %t.cu
+// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: diff %t.cu %t.out.cu
+// RUN: %FileCheck %s < %t.report
+#include <cstdio>
+
+struct Traits {
+  static constexpr int Threads = 32;
+};
+
+template <typename T> __global__ void inc(int *x) { x[threadIdx.x] += 1; }
+
+template <typename T> void run(int *d, cudaStream_t s) { inc<T><<<1, T::Threads, 0, s>>>(d); }
+
+int main() {
+  int h[32] = {0}, *d;
+  cudaMalloc(&d, sizeof h);
+  run<Traits>(d, 0);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%d\n", h[0]);
+  cudaFree(d);
+}
+
+// CHECK: {{.*}}line 16: passes a stream of the program's own (`inc`){{.*}}
