@@ -74,7 +74,7 @@ void AccessSet::addAll(const AccessSet &Other) {
 
 uint8_t AccessSet::modeOf(ObjectId Object) const {
   auto It = Modes.find(Object);
-  return It == Modes.end() ? NoAccess : It->second;
+  return It == Modes.end() ? uint8_t(NoAccess) : It->second;
 }
 
 std::optional<ObjectId> AccessSet::firstConflict(const std::map<ObjectId, uint8_t> &Mine,
@@ -82,7 +82,7 @@ std::optional<ObjectId> AccessSet::firstConflict(const std::map<ObjectId, uint8_
   const std::map<ObjectId, uint8_t> &Theirs = DirectOnly ? Other.Direct : Other.Modes;
   auto ModeIn = [](const std::map<ObjectId, uint8_t> &M, ObjectId O) -> uint8_t {
     auto It = M.find(O);
-    return It == M.end() ? NoAccess : It->second;
+    return It == M.end() ? uint8_t(NoAccess) : It->second;
   };
   auto Clash = [](uint8_t A, uint8_t B) { return (A | B) & WriteAccess; };
   for (auto [Object, Mode] : Mine) {

@@ -37,7 +37,7 @@ struct PointerUse {
   const clang::VarDecl *Var = nullptr;
   const clang::CallExpr *Call = nullptr;
   const clang::CXXDeleteExpr *Delete = nullptr;
-  std::string TypeName;
+  std::string TypeName = {};
 };
 
 /// `*p` or `p[0]`: the element at the pointer itself.

@@ -75,10 +75,12 @@ TEST(ApiModel, ContainerMembersTakeTheContainerAsRoleZero) {
   for (unsigned I = 0; I < apiModelSize(); ++I) {
     const ApiFunction &Row = apiModelRow(I);
     if (Row.Kind == ApiKind::ContainerElements || Row.Kind == ApiKind::ContainerAssign ||
-        Row.Kind == ApiKind::ContainerSwap)
+        Row.Kind == ApiKind::ContainerSwap) {
       EXPECT_TRUE(Row.isMember()) << Row.Name.str();
-    if (Row.Kind == ApiKind::ContainerNew)
+    }
+    if (Row.Kind == ApiKind::ContainerNew) {
       EXPECT_FALSE(Row.isMember()) << Row.Name.str();
+    }
   }
   EXPECT_EQ(lookupApi("std::vector::push_back")->roleOf(0), ArgRole::Free); // may reallocate
   EXPECT_EQ(lookupApi("std::vector::data")->Kind, ApiKind::ContainerElements);

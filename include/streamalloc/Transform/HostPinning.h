@@ -71,9 +71,9 @@ struct PinDecision {
   std::string Name;
   unsigned Line;
   PinAction Action = PinAction::Pageable;
-  std::string Why;                           ///< for the report: why this action
-  const clang::Expr *Site = nullptr;         ///< malloc/calloc call or new[] expression
-  std::vector<const clang::Expr *> Releases; ///< free calls and delete[] expressions
+  std::string Why = {};                           ///< for the report: why this action
+  const clang::Expr *Site = nullptr;              ///< malloc/calloc call or new[] expression
+  std::vector<const clang::Expr *> Releases = {}; ///< free calls and delete[] expressions
 };
 
 /// Decides for every host allocation of \p FA that a GPU copy uses (\p Cra
