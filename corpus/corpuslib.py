@@ -26,9 +26,10 @@ DEFAULT_REPORTS = os.path.join(ROOT, "corpus", "reports")
 
 # Lines that carry timings or rates; dropped before outputs are compared.
 DEFAULT_IGNORE = (r"(?i)(time|elapsed|\bms\b|msec|\bsec|second|\bus\b|usec|GB/s|GiB/s|"
-                  r"MB/s|flop|throughput|bandwidth|perf|speed|rate)")
+                  r"MB/s|/s\b|flop|throughput|bandwidth|perf|speed|rate|deviation|%error)")
 PASS_RE = re.compile(r"\bPASS(ED)?\b", re.IGNORECASE)
 FAIL_RE = re.compile(r"\bFAIL(ED|URE)?\b", re.IGNORECASE)
+VERDICT_RE = re.compile(r"\b(PASS(ED)?|FAIL(ED|URE)?)\b", re.IGNORECASE)
 
 # Suffix of a transformed translation unit, written beside the original so that its
 # relative includes resolve exactly as the original's do.
@@ -90,11 +91,20 @@ def output_verdict(prog, stdout, rc):
     return True, "ok"
 
 
+# A transformed unit is compiled as TU.sa.cu, so the names it prints through __FILE__
+# differ from the original's; they are compared under the original name.
+SA_FILE_RE = re.compile(r"\b([\w-]+)" + re.escape(SA_TAG) + r"\.(cu|cuh)\b")
+
+
 def comparable(prog, stdout):
-    """The part of stdout that must be equal between original and transformed."""
+    """The part of stdout that must be equal between original and transformed: for a
+    program that checks itself, the sequence of its PASS/FAIL verdicts (the lines that
+    carry them often carry timings too); otherwise every line not matching `ignore`."""
     text = stdout.decode(errors="replace") if isinstance(stdout, bytes) else stdout
+    text = SA_FILE_RE.sub(r"\1.\2", text)
     if prog.get("check", "pass") == "pass":
-        return "\n".join(l for l in text.splitlines() if PASS_RE.search(l) or FAIL_RE.search(l))
+        return "\n".join(" ".join(m.group(0).upper() for m in VERDICT_RE.finditer(l))
+                         for l in text.splitlines() if VERDICT_RE.search(l))
     ignore = re.compile(prog.get("ignore") or DEFAULT_IGNORE)
     return "\n".join(l.rstrip() for l in text.splitlines() if not ignore.search(l))
 
