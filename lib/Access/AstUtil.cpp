@@ -7,6 +7,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 
 using namespace clang;
@@ -134,6 +135,30 @@ bool mayBeSkipped(const Stmt *Parent, const Stmt *Child) {
 
 bool isNullConstant(const Expr *E, ASTContext &Ctx) {
   return E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
+}
+
+bool isRepeatingLoop(const Stmt *S, const ASTContext &Ctx) {
+  if (isa<ForStmt, WhileStmt, CXXForRangeStmt>(S))
+    return true;
+  const auto *Do = dyn_cast<DoStmt>(S);
+  if (!Do)
+    return false;
+  Expr::EvalResult Value;
+  return !(Do->getCond()->EvaluateAsInt(Value, Ctx) && Value.Val.getInt().isZero());
+}
+
+std::vector<const Stmt *> loopsAround(const Stmt *S, ASTContext &Ctx) {
+  std::vector<const Stmt *> Loops;
+  for (auto Parents = Ctx.getParents(*S); Parents.size() == 1;
+       Parents = Ctx.getParents(Parents[0])) {
+    if (const Stmt *P = Parents[0].get<Stmt>()) {
+      if (isRepeatingLoop(P, Ctx))
+        Loops.push_back(P);
+    } else if (!Parents[0].get<VarDecl>()) {
+      break; // the function is reached (a variable's initialiser goes on to its DeclStmt)
+    }
+  }
+  return Loops;
 }
 
 } // namespace streamalloc

@@ -5,6 +5,8 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 
+#include <vector>
+
 namespace streamalloc {
 
 struct ApiFunction;
@@ -41,6 +43,13 @@ bool isTrivialAssignment(const clang::CallExpr *Call);
 /// does: branches and loop bodies, the second operand of `&&`/`||`, the arms
 /// of `?:`, and anything in a statement expression (it may jump).
 bool mayBeSkipped(const clang::Stmt *Parent, const clang::Stmt *Child);
+
+/// Whether \p S runs its body more than once: for, while, range-for, and a
+/// do-while other than `do { } while (0)` (the shape of error-check macros).
+bool isRepeatingLoop(const clang::Stmt *S, const clang::ASTContext &Ctx);
+
+/// The repeating loops around \p S inside its function, innermost first.
+std::vector<const clang::Stmt *> loopsAround(const clang::Stmt *S, clang::ASTContext &Ctx);
 
 } // namespace streamalloc
 

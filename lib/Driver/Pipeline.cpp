@@ -9,6 +9,7 @@
 #include "streamalloc/Driver/NvccPrelude.h"
 #include "streamalloc/Driver/ParseDiagnostics.h"
 #include "streamalloc/Model/ApiModel.h"
+#include "streamalloc/Profit/Profitability.h"
 #include "streamalloc/Transform/FileRewriter.h"
 #include "streamalloc/Transform/StreamOrderedAlloc.h"
 
@@ -407,6 +408,31 @@ private:
     }
   }
 
+  /// Adds to \p Carried the ops of the analysis just made whose asynchrony
+  /// cannot pay, with why; or, when every change of the function is of no
+  /// gain, all its asynchronous ops. Returns whether any was added.
+  bool keepUnprofitableOpsSynchronous(const FunctionAccesses &FA, const CraResult &Cra,
+                                      const StreamPlan &Plan, bool DropsSyncs,
+                                      llvm::DenseMap<const Expr *, std::string> &Carried) {
+    std::vector<PinDecision> Pins = planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
+    std::vector<std::string> Why = unprofitableOps(FA, Cra, Plan, Pins);
+    bool Added = false;
+    for (const GpuOp &Op : FA.ops())
+      if (!Why[Op.Id].empty()) {
+        Carried[Op.Call] = Why[Op.Id];
+        Added = true;
+      }
+    if (Added)
+      return true;
+    std::string Whole = unprofitableFunction(FA, Cra, Plan, DropsSyncs);
+    if (Whole.empty())
+      return false;
+    for (const GpuOp &Op : FA.ops())
+      if (Cra.Ops[Op.Id].Async)
+        Carried[Op.Call] = Whole;
+    return true;
+  }
+
   void runFunction(const FunctionDecl &F, ASTContext &Ctx, FunctionSummaries &Device,
                    FileRewriter &Rewriter, const std::vector<std::string> &FileBlockers,
                    llvm::raw_ostream &Dump) {
@@ -423,6 +449,8 @@ private:
       else if (QueriesMemory)
         G.WhySync = "the file queries free device memory (cudaMemGetInfo), which memory kept by "
                     "the stream-ordered pool would change";
+      else if (Options.Profitability)
+        G.WhySync = unprofitableAllocGroup(G, F.getQualifiedNameAsString(), Ctx);
     }
     // Ops made synchronous in an earlier round (by the call that makes them),
     // which survive the analysis being rebuilt with fewer stream-ordered calls.
@@ -523,7 +551,17 @@ private:
       // A group is converted whole or not at all: an allocation or release
       // that stays synchronous (in a condition, a macro body, ...) keeps its
       // partners synchronous too, and the function is analysed again.
-      if (!demoteAllocGroups(FA, Cra, Groups))
+      if (demoteAllocGroups(FA, Cra, Groups))
+        continue;
+      // Changes that are safe but cannot pay stay out (Profitability.h); what
+      // they leave synchronous changes the plan, so the function is analysed
+      // again until nothing more is dropped.
+      if (!Options.Profitability || !FileBlockers.empty() ||
+          !keepUnprofitableOpsSynchronous(
+              FA, Cra, Plan,
+              !KeepsSyncs &&
+                  llvm::any_of(SyncDecisions, [](const SyncDecision &D) { return D.Drop; }),
+              Carried))
         break;
     }
     // Phases "edits" and "report": from the final FA, Cra, Plan and sync

@@ -20,15 +20,6 @@ using namespace clang;
 
 namespace streamalloc {
 
-double PinCostModel::saving(const BufferTraffic &T, bool Register) const {
-  constexpr double GB = 1e9;
-  double Saved = T.H2DBytes / GB * (1.0 / PageableH2DGBps - 1.0 / PinnedGBps) +
-                 T.D2HBytes / GB * (1.0 / PageableD2HGBps - 1.0 / PinnedGBps);
-  double Cost = Register ? RegisterFixedSec + RegisterSecPerGB * T.Bytes / GB
-                         : AllocFixedSec + AllocExtraSecPerGB * T.Bytes / GB;
-  return Saved - Cost;
-}
-
 llvm::StringRef pinActionName(PinAction Action) {
   switch (Action) {
   case PinAction::Pageable:
@@ -215,7 +206,7 @@ std::optional<double> constantBytes(const Expr *Site, ASTContext &Ctx) {
 } // namespace
 
 std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult &Cra, PinMode Mode,
-                                     bool FileResetsDevice, const PinCostModel &Costs) {
+                                     bool FileResetsDevice, const CostModel &Costs) {
   std::vector<PinDecision> Decisions;
   ASTContext &Ctx = FA.function().getASTContext();
   const ObjectTable &Objects = FA.objects();
@@ -244,20 +235,6 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
         Copied[Obj].push_back(
             {Bytes, !(Access & WriteAccess), Cra.Ops[Op.Id].Async, Cra.Ops[Op.Id].Loops});
   }
-  // The loops around an allocation site, to tell copies repeated per
-  // allocation from copies repeated with it.
-  auto LoopsAround = [&](const Stmt *S) {
-    std::vector<const Stmt *> Loops;
-    for (auto Parents = Ctx.getParents(*S); Parents.size() == 1;
-         Parents = Ctx.getParents(Parents[0])) {
-      const Stmt *P = Parents[0].get<Stmt>();
-      if (!P)
-        break;
-      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
-        Loops.push_back(P);
-    }
-    return Loops;
-  };
   constexpr double AssumedTrips = 4; // a loop around a copy but not its allocation
 
   PinningPolicy Policy;
@@ -291,7 +268,9 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
     // The cost model: bytes unknown at compile time count as large buffers.
     BufferTraffic T;
     T.Bytes = constantBytes(D.Site->IgnoreParenCasts(), Ctx).value_or(1e9);
-    std::vector<const Stmt *> SiteLoops = LoopsAround(D.Site);
+    // The loops around the allocation: copies repeated with it are not
+    // repeated per allocation.
+    std::vector<const Stmt *> SiteLoops = loopsAround(D.Site, Ctx);
     for (const Use &U : It->second) {
       double Trips =
           llvm::any_of(U.Loops, [&](const Stmt *L) { return !llvm::is_contained(SiteLoops, L); })
@@ -301,7 +280,7 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
       ++T.Copies;
     }
     unsigned Copies = T.Copies;
-    double AllocSaving = Costs.saving(T, false), RegisterSaving = Costs.saving(T, true);
+    double AllocSaving = Costs.pinSaving(T, false), RegisterSaving = Costs.pinSaving(T, true);
     bool Register =
         Mode == PinMode::Register || (Mode == PinMode::Auto && RegisterSaving > AllocSaving);
     // An asynchronous copy from or to pageable memory blocks the host until

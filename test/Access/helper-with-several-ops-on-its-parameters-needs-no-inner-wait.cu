@@ -4,7 +4,7 @@
 // itself is not device memory. It waits once, before it returns.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=Synchronize
 // RUN: %nvcc %t.out.cu
 #include <cstdlib>

@@ -3,9 +3,9 @@
 // to its first element (through the copied pointer) conflict.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu --dump=accesses > %t.dump
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu --dump=accesses > %t.dump
 // RUN: %FileCheck %s --check-prefix=DUMP < %t.dump
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=Synchronize
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

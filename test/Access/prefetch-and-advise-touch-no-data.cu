@@ -2,7 +2,7 @@
 // never change what it holds: a pending kernel on it does not wait for them.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=Synchronize
 // RUN: %nvcc %t.out.cu
 __global__ void inc(float *x) { x[threadIdx.x] += 1.0f; }

@@ -2,7 +2,7 @@
 // point to: a pending copy into `h` does not wait for them.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=Synchronize
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

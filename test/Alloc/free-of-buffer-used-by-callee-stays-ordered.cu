@@ -5,7 +5,7 @@
 // helper that frees the buffer itself keeps the whole group synchronous.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %nvcc %t.out.cu

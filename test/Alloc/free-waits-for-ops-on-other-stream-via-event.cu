@@ -5,8 +5,8 @@
 // its own and never runs ahead of the kernel or the upload.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu
-// RUN: %streamalloc %t.cu --dump=schedule > %t.dump
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off %t.cu --dump=schedule > %t.dump
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %FileCheck %s --check-prefix=PLAN < %t.dump
 // RUN: %nvcc %t.out.cu

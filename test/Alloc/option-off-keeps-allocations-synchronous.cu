@@ -2,9 +2,9 @@
 // the release of a buffer a pending kernel writes waits for it first.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu --stream-ordered-alloc=off
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu --stream-ordered-alloc=off
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=MallocAsync --implicit-check-not=sa_free_async
-// RUN: %streamalloc %t.cu -o %t.on.cu --stream-ordered-alloc=on
+// RUN: %streamalloc --profitability=off %t.cu -o %t.on.cu --stream-ordered-alloc=on
 // RUN: %FileCheck %s --check-prefix=ON < %t.on.cu
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

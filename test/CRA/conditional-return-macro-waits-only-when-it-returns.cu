@@ -6,7 +6,7 @@
 // pending across the check until its data is read.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=Synchronize --implicit-check-not='sa_release_streams();'
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

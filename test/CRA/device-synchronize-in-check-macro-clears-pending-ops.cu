@@ -3,7 +3,7 @@
 // completes the copy and no wait is inserted before h is read.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=cudaStreamSynchronize
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

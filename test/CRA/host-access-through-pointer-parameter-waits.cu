@@ -3,7 +3,7 @@
 // parameter waits for the copy into it; the host work before it overlaps.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=Synchronize
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %nvcc %t.out.cu

@@ -3,7 +3,7 @@
 // that path, so the switch waits before it, in active code.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=Synchronize
 // RUN: %nvcc %t.out.cu
 // RUN: %nvcc -DSA_EXTRA %t.out.cu

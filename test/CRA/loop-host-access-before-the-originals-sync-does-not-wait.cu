@@ -6,7 +6,7 @@
 // come after that sync point: the same write waits, at the top of the body.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

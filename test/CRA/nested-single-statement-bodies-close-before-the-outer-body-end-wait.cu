@@ -4,7 +4,7 @@
 // its `}`, so the wait runs on both paths, not only in the else branch.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

@@ -4,7 +4,7 @@
 // after the macro. The stream-ordered copy is waited for only before return.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=cudaStreamSynchronize
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %nvcc %t.out.cu

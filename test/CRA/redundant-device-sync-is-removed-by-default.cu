@@ -4,11 +4,11 @@
 // it (and the report says so).
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %nvcc %t.out.cu
-// RUN: %streamalloc --stream-ordered-alloc=off --keep-syncs %t.cu -o %t.keep.cu --report-file=%t.keep.report
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off --keep-syncs %t.cu -o %t.keep.cu --report-file=%t.keep.report
 // RUN: %FileCheck %s --check-prefix=KEEP < %t.keep.cu
 // RUN: %FileCheck %s --check-prefix=KEEP-REPORT < %t.keep.report
 #include <cstdio>

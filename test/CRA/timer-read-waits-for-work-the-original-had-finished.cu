@@ -9,11 +9,11 @@
 // that printed times may change meaning.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %nvcc %t.out.cu
-// RUN: %streamalloc --stream-ordered-alloc=off --timers=ignore %t.cu -o %t.ignore.cu --report-file=%t.ignore.report
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off --timers=ignore %t.cu -o %t.ignore.cu --report-file=%t.ignore.report
 // RUN: %FileCheck %s --check-prefix=IGNORE --implicit-check-not='read the clock' < %t.ignore.cu
 // RUN: %FileCheck %s --check-prefix=IGNORE-REPORT < %t.ignore.report
 // RUN: %nvcc %t.ignore.cu

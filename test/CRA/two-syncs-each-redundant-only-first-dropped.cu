@@ -4,10 +4,10 @@
 // which then protects the read, is needed and kept.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=cudaStreamSynchronize
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
-// RUN: %streamalloc --stream-ordered-alloc=off --keep-syncs %t.cu -o %t.kept.cu --report-file=%t.kept.report
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off --keep-syncs %t.cu -o %t.kept.cu --report-file=%t.kept.report
 // RUN: %FileCheck %s --check-prefix=KEPT < %t.kept.report
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

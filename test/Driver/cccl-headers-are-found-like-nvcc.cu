@@ -3,7 +3,7 @@
 // with __NVCC__ defined CCCL still detects Clang, not nvcc.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %nvcc %t.out.cu
 #include <cub/cub.cuh>

@@ -3,7 +3,7 @@
 // static_asserts hold under both compilers: the output is compiled by nvcc).
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu -- -std=c++17
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu -- -std=c++17
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

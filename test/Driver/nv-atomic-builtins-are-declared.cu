@@ -2,7 +2,7 @@
 // __NV_THREAD_SCOPE_* constants; Clang declares none of them, the prelude does.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

@@ -3,7 +3,7 @@
 // output.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s --implicit-check-not=__STREAMALLOC --implicit-check-not=__NV_ATOMIC_RELAXED < %t.out.cu
 // RUN: %nvcc %t.out.cu
 #ifdef __NVCC__

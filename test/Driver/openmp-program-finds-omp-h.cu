@@ -2,7 +2,7 @@
 // include folder last, so omp.h is found and Clang's own headers still win.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu -- -fopenmp
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu -- -fopenmp
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %nvcc -Xcompiler -fopenmp %t.out.cu
 #include <omp.h>

@@ -2,7 +2,7 @@
 // an error (-Wregister); the tool parses with -Wno-register.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu -- -std=c++17 2>&1 | count 0
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu -- -std=c++17 2>&1 | count 0
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

@@ -4,8 +4,8 @@
 // of da after it on da's stream wait for one.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=on %t.cu --dump=schedule | %FileCheck %s
-// RUN: %streamalloc --stream-ordered-alloc=on %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=on %t.cu --dump=schedule | %FileCheck %s
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=on %t.cu -o %t.out.cu
 // RUN: %FileCheck %s --check-prefix=OUT --implicit-check-not=cudaStreamWaitEvent < %t.out.cu
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

@@ -2,8 +2,8 @@
 // one stream keeps them in order, and no event is needed.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu --dump=schedule | %FileCheck %s
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu --dump=schedule | %FileCheck %s
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s --check-prefix=OUT --implicit-check-not=cudaEvent < %t.out.cu
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

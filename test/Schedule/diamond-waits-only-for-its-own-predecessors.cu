@@ -4,8 +4,8 @@
 // join waits for an event recorded after the first branch.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu --dump=schedule | %FileCheck %s
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu --dump=schedule | %FileCheck %s
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s --check-prefix=OUT < %t.out.cu
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

@@ -2,9 +2,9 @@
 // Graphviz digraph (one cluster per function); an unwritable path is an error.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --graph=%t.dot
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu --graph=%t.dot
 // RUN: %FileCheck %s < %t.dot
-// RUN: %not %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out2.cu --graph=%t.missing/dir/g.dot 2>&1 | %FileCheck %s --check-prefix=ERR
+// RUN: %not %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out2.cu --graph=%t.missing/dir/g.dot 2>&1 | %FileCheck %s --check-prefix=ERR
 #include <cstdio>
 
 __global__ void twice(float *x) { x[threadIdx.x] *= 2.0f; }

@@ -4,8 +4,8 @@
 // last op on the stream, so that wait synchronises the stream.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu
-// RUN: %streamalloc %t.cu --dump=schedule > %t.schedule 2>&1
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off %t.cu --dump=schedule > %t.schedule 2>&1
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=Synchronize --implicit-check-not=cudaEventRecord
 // RUN: %FileCheck %s --check-prefix=SCHEDULE < %t.schedule
 // RUN: %nvcc %t.out.cu

@@ -3,11 +3,11 @@
 // program order on one stream; the default bound gives each its own.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu --max-streams=2 --dump=schedule | %FileCheck %s --check-prefix=TWO
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu --max-streams=1 --dump=schedule | %FileCheck %s --check-prefix=ONE
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu --dump=schedule | %FileCheck %s --check-prefix=DEFAULT
-// RUN: %not %streamalloc --stream-ordered-alloc=off %t.cu --max-streams=0 2>&1 | %FileCheck %s --check-prefix=ZERO
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu --max-streams=2 -o %t.out.cu
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu --max-streams=2 --dump=schedule | %FileCheck %s --check-prefix=TWO
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu --max-streams=1 --dump=schedule | %FileCheck %s --check-prefix=ONE
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu --dump=schedule | %FileCheck %s --check-prefix=DEFAULT
+// RUN: %not %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu --max-streams=0 2>&1 | %FileCheck %s --check-prefix=ZERO
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu --max-streams=2 -o %t.out.cu
 // RUN: %nvcc %t.out.cu
 #include <cstdio>
 

@@ -7,7 +7,7 @@
 // compare-and-swap, and each thread's wait covers its own copies.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=Synchronize
 // RUN: %nvcc -Xcompiler -fopenmp %t.out.cu
 #include <cstdio>

@@ -5,7 +5,7 @@
 // left alone.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report --pin=alloc
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu --report-file=%t.report --pin=alloc
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %nvcc %t.out.cu

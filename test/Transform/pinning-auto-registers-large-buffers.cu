@@ -5,7 +5,7 @@
 // (its result is tested in the same statement) gains too little to pin.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %nvcc %t.out.cu

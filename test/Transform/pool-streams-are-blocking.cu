@@ -5,7 +5,7 @@
 // stream's ordering makes unnecessary: a precision issue, not checked here.)
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=NonBlocking --implicit-check-not=cudaStreamCreateWithFlags
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

@@ -3,7 +3,7 @@
 // precedes every use.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not='streamalloc: blocking'
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

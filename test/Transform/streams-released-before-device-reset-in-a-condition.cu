@@ -5,7 +5,7 @@
 // reset the device, also through a helper that does it.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

@@ -3,7 +3,7 @@
 // launch creates a fresh stream in the new context.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=Synchronize --implicit-check-not='sa_release_streams();'
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

@@ -107,6 +107,14 @@ cl::opt<OnOff> StreamOrderedAlloc(
     cl::values(clEnumValN(OnOff::On, "on", "where it is provably safe (default)"),
                clEnumValN(OnOff::Off, "off", "keep every cudaMalloc and cudaFree synchronous")),
     cl::cat(Category));
+cl::opt<OnOff> Profitability(
+    "profitability",
+    cl::desc("Make only the safe changes that can pay for what they add (streams, events, "
+             "page-locked memory, a memory pool); the report says why each other one was not "
+             "made"),
+    cl::init(OnOff::On), cl::cat(Category),
+    cl::values(clEnumValN(OnOff::On, "on", "weigh each change with the cost model (default)"),
+               clEnumValN(OnOff::Off, "off", "make every change that is provably safe")));
 cl::opt<std::string> GraphFile("graph",
                                cl::desc("Write each function's GPU-op dependency graph with the "
                                         "chosen streams to this file (Graphviz DOT)"),
@@ -223,6 +231,7 @@ int main(int argc, const char **argv) {
   Options.DropRedundantSyncs = !KeepSyncs;
   Options.TimerWaits = Timers == TimerMode::Keep;
   Options.StreamOrderedAlloc = StreamOrderedAlloc == OnOff::On;
+  Options.Profitability = Profitability == OnOff::On;
   Options.CudaPath = *Cuda;
   Options.ResourceDir = *ResourceDir;
   Options.Dumps.assign(Dumps.begin(), Dumps.end());

@@ -119,12 +119,12 @@ TEST(HostPinning, VariableThatAlsoHoldsAnotherPointerStaysPageable) {
 }
 
 TEST(HostPinning, CostModelWeighsCopiedBytesAgainstPinningCost) {
-  PinCostModel M;
+  CostModel M;
   BufferTraffic Small{256, 0, 256, 1};
-  EXPECT_LT(M.saving(Small, true), 0);
+  EXPECT_LT(M.pinSaving(Small, true), 0);
   BufferTraffic Big{1e9, 1e9, 0, 1};
-  EXPECT_GT(M.saving(Big, true), 0);
-  EXPECT_GT(M.saving(Big, true), M.saving(Big, false));
+  EXPECT_GT(M.pinSaving(Big, true), 0);
+  EXPECT_GT(M.pinSaving(Big, true), M.pinSaving(Big, false));
 }
 
 } // namespace

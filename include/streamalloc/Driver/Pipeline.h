@@ -33,6 +33,9 @@ struct PipelineOptions {
   /// cudaMalloc/cudaFree of buffers whose whole life is in view become
   /// cudaMallocAsync/cudaFreeAsync on the planned streams.
   bool StreamOrderedAlloc = true;
+  /// Make only the safe changes that can pay for what they add
+  /// (Profit/Profitability.h); false (--profitability=off): every safe change.
+  bool Profitability = true;
 };
 
 struct FileResult {

@@ -19,6 +19,7 @@
 #define STREAMALLOC_TRANSFORM_HOSTPINNING_H
 
 #include "streamalloc/Access/MemoryObjects.h"
+#include "streamalloc/Model/CostModel.h"
 
 #include <string>
 #include <vector>
@@ -39,31 +40,6 @@ enum class PinMode {
   Off       ///< leave host memory alone
 };
 
-/// Host-side traffic of one buffer, as the cost model sees it.
-struct BufferTraffic {
-  double Bytes = 0;    ///< allocation size (1 GB when not a compile-time constant)
-  double H2DBytes = 0; ///< bytes copies read from it per allocation (loops count 4 times)
-  double D2HBytes = 0; ///< bytes copies write into it per allocation
-  unsigned Copies = 0; ///< copy ops that use it
-};
-
-/// Constants measured on the H200 by bench/pin-cost.cu (docs/results.md).
-struct PinCostModel {
-  double PageableH2DGBps = 9.0, PageableD2HGBps = 15.6; ///< cudaMemcpy, pageable memory
-  double PinnedGBps = 55.4;                             ///< the same, page-locked memory
-  /// cudaMallocHost + cudaFreeHost instead of malloc + free, first touch
-  /// included: per GB (0.04-0.11 measured) and per allocation.
-  double AllocExtraSecPerGB = 0.07, AllocFixedSec = 634e-6;
-  /// cudaHostRegister + cudaHostUnregister of malloc'd memory.
-  double RegisterSecPerGB = 0.06, RegisterFixedSec = 112e-6;
-
-  /// Seconds saved (negative: lost) by pinning a buffer with \p Traffic,
-  /// by allocating it page-locked or (\p Register) registering it. Counts
-  /// only the faster copies; the overlap that page-locked memory allows on
-  /// top (an asynchronous copy no longer blocks the host) is not counted.
-  double saving(const BufferTraffic &Traffic, bool Register) const;
-};
-
 enum class PinAction { Pageable, AllocPinned, Register };
 
 struct PinDecision {
@@ -79,7 +55,7 @@ struct PinDecision {
 /// Decides for every host allocation of \p FA that a GPU copy uses (\p Cra
 /// tells which copies sit in loops).
 std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult &Cra, PinMode Mode,
-                                     bool FileResetsDevice, const PinCostModel &Costs = {});
+                                     bool FileResetsDevice, const CostModel &Costs = {});
 
 llvm::StringRef pinActionName(PinAction Action);
 
