@@ -269,7 +269,7 @@ std::string unprofitableFunction(const FunctionAccesses &FA, const CraResult &Cr
     return "";
   return "not worth it: in `" + FA.name() +
          "` only kernels, fills and device-to-device copies could run asynchronously, as they "
-         "already do in the original, all on one stream; the function is left as written";
+         "already do in the original, all on one stream; its GPU calls are left as written";
 }
 
 } // namespace streamalloc
