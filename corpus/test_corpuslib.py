@@ -134,6 +134,35 @@ class SpeedupSummary(unittest.TestCase):
         self.assertIn("- over 0 changed", corpuslib.summary_sentence(corpuslib.speedup_summary([])))
 
 
+def summarize(manifest, reports, results):
+    return subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)), "summarize"),
+                           "--manifest", manifest, "--reports", reports, "--results", results],
+                          check=True, stdout=subprocess.PIPE, text=True).stdout
+
+
+class SummarizeReadsResultsOlderThanTheSourceColumn(unittest.TestCase):
+    def test_a_program_whose_reports_say_unchanged_counts_as_one_and_its_ratio_as_noise(self):
+        with tempfile.TemporaryDirectory() as t:
+            progs = [{"name": n, "dir": "src/%s-cuda" % n, "tus": ["main.cu"], "measured": True}
+                     for n in ("edited", "same")]
+            corpuslib.save_manifest({"programs": progs}, os.path.join(t, "manifest.json"))
+            for n, changed in (("edited", True), ("same", False)):
+                os.makedirs(os.path.join(t, "reports", n))
+                with open(os.path.join(t, "reports", n, "main.cu.json"), "w") as f:
+                    json.dump({"files": [{"file": "main.cu", "changed": changed}]}, f)
+            with open(os.path.join(t, "results.tsv"), "w") as f:
+                f.write("program\toriginal_s\toriginal_spread\ttransformed_s\t"
+                        "transformed_spread\tspeedup\tmatch\tstatus_original\t"
+                        "status_transformed\n"
+                        "edited\t1.0\t0.02\t0.8\t0.03\t1.2500\tyes\tok\tok\n"
+                        "same\t1.0\t0.04\t0.85\t0.03\t1.1700\tyes\tok\tok\n")
+            page = summarize(os.path.join(t, "manifest.json"), os.path.join(t, "reports"), t)
+        self.assertIn("| same | - | 1.00x (identical source; A/A 1.17x) | yes |", page)
+        self.assertIn("1.250x over 1 changed", page)
+        self.assertIn("1.118x over all 2", page)
+        self.assertIn("spread of the originals 0.030 (2 programs)", page)
+
+
 # Stands in for nvcc: logs the sources of each build and writes, as the executable, a
 # script that logs its own run and prints a PASS verdict.
 FAKE_NVCC = r"""#!/usr/bin/env python3
@@ -211,6 +240,9 @@ class RunSkipsUnchangedPrograms(unittest.TestCase):
         self.assertIn("unchanged programs (identical source): 1", md)
         with open(os.path.join(out, "results.json")) as f:
             self.assertEqual(json.load(f)["summary"]["n_unchanged"], 1)
+        page = summarize(self.manifest, os.path.join(self.tmp.name, "no-reports"), out)
+        self.assertIn("| same | - | 1.00x (identical source) | identical |", page)
+        self.assertIn("unchanged programs (identical source): 1", page)
 
     def test_time_unchanged_times_both_variants_as_an_aa_reference(self):
         out, log = self.run_harness("--time-unchanged")
