@@ -217,6 +217,8 @@ class RunSkipsUnchangedPrograms(unittest.TestCase):
                            env=dict(os.environ, FAKE_LOG=self.log), timeout=120,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.assertEqual(r.returncode, 0, r.stdout)
+        if not os.path.exists(self.log):
+            return out, []  # nothing was built
         with open(self.log) as f:
             return out, f.read().splitlines()
 
@@ -260,6 +262,14 @@ class RunSkipsUnchangedPrograms(unittest.TestCase):
         row = self.table(os.path.join(out, "calibration.tsv"))["same"]
         self.assertEqual((row["source"], row["transformed_built"], row["match"]),
                          ("unchanged", "unchanged", "identical"))
+
+
+    def test_a_missing_program_folder_is_a_failed_build_not_a_wait_for_the_deadline(self):
+        os.rename(os.path.join(self.tmp.name, "src", "edited-cuda"),
+                  os.path.join(self.tmp.name, "src", "elsewhere"))
+        out, _ = self.run_harness("--calibrate", "--only", "edited")
+        row = self.table(os.path.join(out, "calibration.tsv"))["edited"]
+        self.assertEqual(row["verdict"], "build-failed")
 
 
 if __name__ == "__main__":
