@@ -14,10 +14,13 @@ The manifest (corpus/manifest.json) is our own data about third-party programs:
   check  "pass": the program prints PASS and no FAIL; "stdout": stdout with the lines that
          match `ignore` (timings) dropped must equal the original's
 """
+import filecmp
 import json
+import math
 import os
 import re
 import shlex
+import statistics
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MANIFEST = os.path.join(ROOT, "corpus", "manifest.json")
@@ -72,6 +75,77 @@ def variant_tus(prog, variant):
     if variant == "original":
         return list(prog["tus"])
     return [transformed_name(t) if is_cuda_tu(t) else t for t in prog["tus"]]
+
+
+# What the tool did to a program's source, which decides whether its transformed
+# variant is built and timed (corpus/run) and how it is counted (corpus/summarize).
+CHANGED, UNCHANGED, NO_SOURCE = "changed", "unchanged", "no-source"
+
+
+def source_change(prog, prog_dir):
+    """CHANGED if the tool rewrote at least one .cu unit of the program, UNCHANGED if every
+    TU.sa.cu is byte-identical to its TU.cu (then both variants are built from the same
+    source and timing them measures only noise), NO_SOURCE if a transformed unit is
+    missing. A missing original counts as CHANGED: nothing is proven identical, and the
+    build reports the problem."""
+    result = UNCHANGED
+    for tu in prog["tus"]:
+        if not is_cuda_tu(tu):
+            continue
+        orig = os.path.join(prog_dir, tu)
+        tran = os.path.join(prog_dir, transformed_name(tu))
+        if not os.path.exists(tran):
+            return NO_SOURCE
+        if result == UNCHANGED and (not os.path.exists(orig)
+                                    or not filecmp.cmp(orig, tran, shallow=False)):
+            result = CHANGED
+    return result
+
+
+def geomean(xs):
+    xs = [x for x in xs if x and x > 0 and math.isfinite(x)]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+# A changed program below this speed-up is listed as slower (issue 12's threshold).
+SLOWER_THAN = 0.97
+
+
+def speedup_summary(rows):
+    """The corpus-wide figures of one measurement. rows: dicts with `source` (CHANGED,
+    UNCHANGED, NO_SOURCE), `speedup` (a float, or None when the program has none: not
+    run, failed, mismatch; an unchanged program's is 1.0 unless its original failed),
+    `original_spread` ((max-min)/median of the original's runs, or None) and, for an
+    unchanged program timed anyway, `aa` (original / transformed of the same source)."""
+    changed = [r["speedup"] for r in rows if r["source"] == CHANGED and r.get("speedup")]
+    unchanged = [r for r in rows if r["source"] == UNCHANGED]
+    every = changed + [r["speedup"] for r in unchanged if r.get("speedup")]
+    spreads = [r["original_spread"] for r in rows if r.get("original_spread") is not None]
+    aa = [r["aa"] for r in unchanged if r.get("aa")]
+    return {"geomean_changed": geomean(changed), "n_changed": len(changed),
+            "slower": sum(1 for x in changed if x < SLOWER_THAN),
+            "geomean_all": geomean(every), "n_all": len(every), "n_unchanged": len(unchanged),
+            "median_spread": statistics.median(spreads) if spreads else None,
+            "n_spread": len(spreads), "geomean_aa": geomean(aa), "n_aa": len(aa),
+            "aa_range": (min(aa), max(aa)) if aa else None}
+
+
+def summary_sentence(s):
+    """speedup_summary's figures as the sentence under a results table."""
+    def f(x, spec):
+        return "-" if x is None else spec % x
+    text = ("Geomean speed-up %s over %d changed programs (%d slower than %.2fx); %s over "
+            "all %d with a speed-up, unchanged ones at 1.00x; unchanged programs "
+            "(identical source): %d; median run-to-run spread of the originals %s (%d "
+            "programs)."
+            % (f(s["geomean_changed"], "%.3fx"), s["n_changed"], s["slower"], SLOWER_THAN,
+               f(s["geomean_all"], "%.3fx"), s["n_all"], s["n_unchanged"],
+               f(s["median_spread"], "%.3f"), s["n_spread"]))
+    if s["n_aa"]:
+        text += (" A/A noise reference (unchanged programs, the same source built and timed "
+                 "twice): geomean %.3fx over %d, from %.2fx to %.2fx."
+                 % ((s["geomean_aa"], s["n_aa"]) + s["aa_range"]))
+    return text
 
 
 def split_args(args):
