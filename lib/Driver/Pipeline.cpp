@@ -297,6 +297,10 @@ public:
     if (dumps(DumpStage::Summaries))
       Device.print(Dump, Ctx);
     for (const FunctionDecl *F : S.Functions)
+      if (Options.StreamOrderedAlloc && S.Blockers.empty())
+        AllocGroups[F] = allocGroups(*F, Ctx);
+    SynchronousAllocation = firstSynchronousAllocation(S.Functions, Ctx);
+    for (const FunctionDecl *F : S.Functions)
       runFunction(*F, Ctx, Device, Rewriter, S.Blockers, Dump);
     for (auto [Call, F] : S.OpsInTemplates) {
       OpReport R;
@@ -334,6 +338,53 @@ private:
   bool QueriesMemory = false;
 
   bool dumps(DumpStage D) const { return llvm::is_contained(Options.Dumps, D); }
+
+  /// Per function, its groups of cudaMalloc/cudaFree calls, each with why it
+  /// stays synchronous (empty: it may become stream-ordered), as far as the
+  /// syntax, the file and the cost model decide before any analysis.
+  llvm::DenseMap<const FunctionDecl *, std::vector<AllocGroup>> AllocGroups;
+  /// Where the file calls cudaMalloc or cudaFree synchronously for good
+  /// (empty: nowhere), with --profitability=on.
+  std::string SynchronousAllocation;
+
+  std::vector<AllocGroup> allocGroups(const FunctionDecl &F, ASTContext &Ctx) const {
+    std::vector<AllocGroup> Groups = findStreamOrderedAllocs(F, Ctx);
+    for (AllocGroup &G : Groups) {
+      if (!G.WhySync.empty())
+        continue;
+      if (CallsDeviceReset)
+        G.WhySync = "the file calls cudaDeviceReset, which destroys the stream-ordered memory pool";
+      else if (QueriesMemory)
+        G.WhySync = "the file queries free device memory (cudaMemGetInfo), which memory kept by "
+                    "the stream-ordered pool would change";
+      else if (Options.Profitability)
+        G.WhySync = unprofitableAllocGroup(G, F.getQualifiedNameAsString(), Ctx);
+    }
+    return Groups;
+  }
+
+  /// The first group of the file that stays synchronous, as "`f`, line N".
+  /// Both allocators in one process cost: HeCBench's moe-align, whose helper
+  /// calls cudaMalloc/cudaFree 30,000 times, ran 2.5x slower on the H200 once
+  /// its main loop used cudaMallocAsync (docs/results.md, 2026-12-02).
+  std::string firstSynchronousAllocation(llvm::ArrayRef<const FunctionDecl *> Functions,
+                                         ASTContext &Ctx) const {
+    if (!Options.Profitability)
+      return "";
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const FunctionDecl *F : Functions) {
+      auto It = AllocGroups.find(F);
+      if (It == AllocGroups.end())
+        continue;
+      for (const AllocGroup &G : It->second)
+        if (!G.WhySync.empty()) {
+          const CallExpr *Call = G.Allocs.empty() ? G.Frees.front() : G.Allocs.front();
+          return "`" + F->getQualifiedNameAsString() + "`, line " +
+                 std::to_string(SM.getSpellingLineNumber(SM.getFileLoc(Call->getBeginLoc())));
+        }
+    }
+    return "";
+  }
 
   /// Marks every group with an allocation or release that cannot be
   /// stream-ordered (kept synchronous by the CRA or the rewrite, or a release
@@ -439,19 +490,14 @@ private:
     // Device buffers whose whole life is in view may get stream-ordered
     // allocations and releases: those calls are then GPU ops of their own.
     std::vector<AllocGroup> Groups;
-    if (Options.StreamOrderedAlloc && FileBlockers.empty())
-      Groups = findStreamOrderedAllocs(F, Ctx);
-    for (AllocGroup &G : Groups) {
-      if (!G.WhySync.empty())
-        continue;
-      if (CallsDeviceReset)
-        G.WhySync = "the file calls cudaDeviceReset, which destroys the stream-ordered memory pool";
-      else if (QueriesMemory)
-        G.WhySync = "the file queries free device memory (cudaMemGetInfo), which memory kept by "
-                    "the stream-ordered pool would change";
-      else if (Options.Profitability)
-        G.WhySync = unprofitableAllocGroup(G, F.getQualifiedNameAsString(), Ctx);
-    }
+    if (auto It = AllocGroups.find(&F); It != AllocGroups.end())
+      Groups = It->second;
+    for (AllocGroup &G : Groups)
+      if (G.WhySync.empty() && !SynchronousAllocation.empty())
+        G.WhySync = "not worth it: the file also calls cudaMalloc/cudaFree synchronously (" +
+                    SynchronousAllocation +
+                    "), and with both allocators in use a program was measured 2.5x slower "
+                    "(docs/results.md)";
     // Ops made synchronous in an earlier round (by the call that makes them),
     // which survive the analysis being rebuilt with fewer stream-ordered calls.
     llvm::DenseMap<const Expr *, std::string> Carried;

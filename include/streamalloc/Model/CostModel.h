@@ -33,13 +33,14 @@ struct CostModel {
   double AllocExtraSecPerGB = 0.07, AllocFixedSec = 634e-6;
   /// cudaHostRegister + cudaHostUnregister of malloc'd memory.
   double RegisterSecPerGB = 0.06, RegisterFixedSec = 112e-6;
-  /// The first cudaMallocAsync of a process (the stream-ordered memory pool
-  /// is set up) beyond what a cudaMalloc costs.
-  double PoolFirstUseSec = 0.14;
-  /// A cudaStreamCreate once the context exists.
-  double StreamCreateSec = 10e-6;
-  /// cudaEventRecord or cudaStreamWaitEvent, each.
-  double EventCallSec = 2e-6;
+  /// Measured by bench/fixed-costs.cu on the H200 (docs/results.md,
+  /// 2026-12-02), host seconds: the first cudaMallocAsync of a process (the
+  /// stream-ordered memory pool is set up; a later one of 1 MB costs 55 us, a
+  /// cudaMalloc of 1 MB 45 us), the first cudaStreamCreate once the context
+  /// exists and a later one, and cudaEventRecord / cudaStreamWaitEvent.
+  double PoolFirstUseSec = 10.7e-3;
+  double FirstStreamCreateSec = 20e-6, StreamCreateSec = 2.4e-6;
+  double EventCallSec = 0.37e-6;
 
   /// Seconds saved (negative: lost) by page-locking a buffer with \p Traffic,
   /// by allocating it page-locked or (\p Register) registering it. Counts
