@@ -14,6 +14,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <functional>
 
@@ -764,6 +765,29 @@ void FunctionAccesses::print(llvm::raw_ostream &OS) const {
         OS << " (unknown: " << A.UnknownWhy << ")";
       OS << "\n";
     }
+}
+
+CopyDirection copyDirectionOf(const GpuOp &Op) {
+  const auto *Call = Op.Kind == GpuOpKind::Copy ? dyn_cast<CallExpr>(Op.Call) : nullptr;
+  if (!Call)
+    return CopyDirection::Unknown;
+  for (const Expr *Arg : Call->arguments()) {
+    if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
+      Arg = Default->getExpr();
+    const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+    const auto *Kind = Ref ? dyn_cast<EnumConstantDecl>(Ref->getDecl()) : nullptr;
+    if (!Kind)
+      continue;
+    CopyDirection D = llvm::StringSwitch<CopyDirection>(Kind->getName())
+                          .Case("cudaMemcpyHostToDevice", CopyDirection::HostToDevice)
+                          .Case("cudaMemcpyDeviceToHost", CopyDirection::DeviceToHost)
+                          .Case("cudaMemcpyDeviceToDevice", CopyDirection::DeviceToDevice)
+                          .Case("cudaMemcpyHostToHost", CopyDirection::HostToHost)
+                          .Default(CopyDirection::Unknown);
+    if (D != CopyDirection::Unknown)
+      return D;
+  }
+  return CopyDirection::Unknown;
 }
 
 } // namespace streamalloc

@@ -12,22 +12,6 @@ namespace streamalloc {
 
 namespace {
 
-/// A copy whose kind argument says device to device: the only synchronous
-/// copy that does not block the host. A kind not spelled as an enumerator
-/// (a variable, cudaMemcpyDefault) may be any direction.
-bool isDeviceToDeviceCopy(const GpuOp &Op) {
-  const auto *Call = dyn_cast<CallExpr>(Op.Call);
-  if (!Call)
-    return false;
-  for (const Expr *Arg : Call->arguments()) {
-    const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
-    const auto *Kind = Ref ? dyn_cast<EnumConstantDecl>(Ref->getDecl()) : nullptr;
-    if (Kind && Kind->getName() == "cudaMemcpyDeviceToDevice")
-      return true;
-  }
-  return false;
-}
-
 /// A fill that writes only device memory (a cudaMalloc buffer or a
 /// __device__ symbol); one of host-pinned or managed memory blocks.
 bool fillsOnlyDeviceMemory(const GpuOp &Op, const FunctionAccesses &FA) {
@@ -52,7 +36,9 @@ bool blocksInOriginal(const GpuOp &Op, const FunctionAccesses &FA) {
   case GpuOpKind::Launch:
     return false;
   case GpuOpKind::Copy:
-    return !isDeviceToDeviceCopy(Op);
+    // Device to device is the only synchronous copy that does not block the
+    // host; a kind the text does not name may be any direction.
+    return copyDirectionOf(Op) != CopyDirection::DeviceToDevice;
   case GpuOpKind::Set:
     return !fillsOnlyDeviceMemory(Op, FA);
   case GpuOpKind::Alloc: // cudaMalloc: whether it waits is not documented

@@ -46,13 +46,16 @@ Engine engineOf(const GpuOp &Op, const FunctionAccesses &FA) {
   case GpuOpKind::Set:
     return blocksInOriginal(Op, FA) ? Engine::Other : Engine::Compute;
   case GpuOpKind::Copy:
-    switch (copyEngineOf(Op)) {
-    case CopyEngine::HostToDevice:
+    switch (copyDirectionOf(Op)) {
+    case CopyDirection::HostToDevice:
       return Engine::HostToDevice;
-    case CopyEngine::DeviceToHost:
+    case CopyDirection::DeviceToHost:
       return Engine::DeviceToHost;
-    case CopyEngine::None:
-      return blocksInOriginal(Op, FA) ? Engine::Other : Engine::Compute;
+    case CopyDirection::DeviceToDevice:
+      return Engine::Compute;
+    case CopyDirection::HostToHost:
+    case CopyDirection::Unknown:
+      return Engine::Other;
     }
     return Engine::Other;
   case GpuOpKind::Alloc:
@@ -72,11 +75,11 @@ bool isHostObject(ObjectKind K) {
 /// pointee) counts as pageable: the tool cannot tell what the caller passes.
 std::string pageableSide(const GpuOp &Op, const FunctionAccesses &FA,
                          const llvm::DenseSet<ObjectId> &Pinned) {
-  CopyEngine Direction = copyEngineOf(Op);
+  CopyDirection Direction = copyDirectionOf(Op);
   for (auto [Obj, Mode] : Op.Effects.entries()) {
-    if (Direction == CopyEngine::HostToDevice && (Mode & WriteAccess))
+    if (Direction == CopyDirection::HostToDevice && (Mode & WriteAccess))
       continue; // the device side
-    if (Direction == CopyEngine::DeviceToHost && !(Mode & WriteAccess))
+    if (Direction == CopyDirection::DeviceToHost && !(Mode & WriteAccess))
       continue;
     if (Obj == UnknownObject)
       return "memory the analysis cannot name";

@@ -35,6 +35,16 @@ std::optional<ObjectId> conflictBetween(const GpuOp &A, const GpuOp &B) {
   return B.Effects.conflictWith(A.Effects);
 }
 
+/// The copy engine an op uses (as its direction): host-to-device and
+/// device-to-host copies each have one, so two copies in one direction run
+/// one after the other anyway. Unknown for anything else.
+CopyDirection copyEngineOf(const GpuOp &Op) {
+  CopyDirection D = copyDirectionOf(Op);
+  return D == CopyDirection::HostToDevice || D == CopyDirection::DeviceToHost
+             ? D
+             : CopyDirection::Unknown;
+}
+
 /// Which units touch which objects, so that the units an op may conflict
 /// with are found without trying every pair: two ops conflict only through
 /// an object both may touch, or when one touches Unknown.
@@ -84,27 +94,6 @@ bool shareLoop(const Unit &A, const Unit &B) {
 }
 
 } // namespace
-
-CopyEngine copyEngineOf(const GpuOp &Op) {
-  if (Op.Kind != GpuOpKind::Copy)
-    return CopyEngine::None;
-  const auto *Call = llvm::dyn_cast<clang::CallExpr>(Op.Call);
-  if (!Call)
-    return CopyEngine::None;
-  for (const clang::Expr *Arg : Call->arguments()) {
-    if (const auto *Default = llvm::dyn_cast<clang::CXXDefaultArgExpr>(Arg))
-      Arg = Default->getExpr();
-    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(Arg->IgnoreParenImpCasts());
-    if (!Ref || !llvm::isa<clang::EnumConstantDecl>(Ref->getDecl()))
-      continue;
-    llvm::StringRef Name = Ref->getDecl()->getName();
-    if (Name == "cudaMemcpyHostToDevice")
-      return CopyEngine::HostToDevice;
-    if (Name == "cudaMemcpyDeviceToHost")
-      return CopyEngine::DeviceToHost;
-  }
-  return CopyEngine::None;
-}
 
 StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
                        const ScheduleOptions &Options) {
@@ -185,8 +174,9 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
     // Bound hit, independent: a copy goes behind a copy in the same direction
     // (it would wait for that copy's engine anyway) rather than behind other
     // work; otherwise the stream idle the longest.
-    CopyEngine E = Chosen ? CopyEngine::None : copyEngineOf(FA.ops()[Units[U].Ops.front()]);
-    for (unsigned S = 0; E != CopyEngine::None && S < Tail.size(); ++S)
+    CopyDirection E =
+        Chosen ? CopyDirection::Unknown : copyEngineOf(FA.ops()[Units[U].Ops.front()]);
+    for (unsigned S = 0; E != CopyDirection::Unknown && S < Tail.size(); ++S)
       if (copyEngineOf(FA.ops()[Units[Tail[S]].Ops.back()]) == E &&
           (!Chosen || LastUse[S] < LastUse[*Chosen]))
         Chosen = S;

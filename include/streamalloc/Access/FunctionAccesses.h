@@ -54,6 +54,12 @@ struct GpuOp {
   bool UsesTemporary = false; ///< reads or writes a temporary that dies with the statement
 };
 
+/// Which way a copy goes, from its cudaMemcpyKind argument (spelled as an
+/// enumerator, defaulted ones included). Unknown: not a copy, or a kind that
+/// is a variable or cudaMemcpyDefault (any direction).
+enum class CopyDirection { Unknown, HostToDevice, DeviceToHost, DeviceToDevice, HostToHost };
+CopyDirection copyDirectionOf(const GpuOp &Op);
+
 /// Host-side behaviour of one statement (its whole subtree).
 struct StmtAccesses {
   AccessSet Host;            ///< host reads/writes while the statement runs

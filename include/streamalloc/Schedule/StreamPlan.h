@@ -44,7 +44,6 @@ class Stmt;
 namespace streamalloc {
 
 class FunctionAccesses;
-struct GpuOp;
 struct CraResult;
 
 struct ScheduleOptions {
@@ -106,12 +105,6 @@ struct StreamPlan {
   /// The dependency graph as a Graphviz subgraph (one cluster per function).
   void printDot(llvm::raw_ostream &OS, const FunctionAccesses &FA, unsigned Cluster) const;
 };
-
-/// The copy engine a copy uses, from its cudaMemcpyKind: host-to-device and
-/// device-to-host copies each have one, so two copies in one direction run
-/// one after the other anyway. None for anything else (and cudaMemcpyDefault).
-enum class CopyEngine { None, HostToDevice, DeviceToHost };
-CopyEngine copyEngineOf(const GpuOp &Op);
 
 StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
                        const ScheduleOptions &Options);
