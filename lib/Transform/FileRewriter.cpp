@@ -15,6 +15,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <map>
 #include <optional>
@@ -49,6 +50,9 @@ struct FileRewriter::Impl {
   std::optional<unsigned> LastStream;
   unsigned NumEvents = 0; ///< events used by the functions added so far
   bool PinnedHelpers = false, RegisteredHelpers = false;
+  /// The page-locking helpers the edits call (sa_pinned_malloc, ...): only
+  /// those are emitted, so the output has no unused function.
+  llvm::StringSet<> HelpersCalled;
   bool FreeHelper = false;   ///< a stream-ordered cudaFree was rewritten
   bool ReturnGuards = false; ///< a statement waits only when it returns
   std::vector<InsertionPoint> Releases;
@@ -369,17 +373,22 @@ void FileRewriter::addPinning(const std::vector<PinDecision> &Decisions) {
     if (const auto *Call = dyn_cast<CallExpr>(D.Site)) {
       const auto *Callee = cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
       std::string Name = Callee->getDecl()->getName().str();
+      P->HelpersCalled.insert(Kind + Name);
       P->Edits.replace(SM.getFileOffset(Callee->getLocation()), Name.size(), Kind + Name);
     } else if (const auto *New = dyn_cast<CXXNewExpr>(D.Site)) {
       std::string Type = New->getAllocatedType().getAsString(P->Ctx.getPrintingPolicy());
       std::string Count = Text(*New->getArraySize());
+      std::string Helper = Kind + (New->hasInitializer() ? "calloc" : "malloc");
+      P->HelpersCalled.insert(Helper);
       std::string Call = New->hasInitializer()
-                             ? Kind + "calloc(" + Count + ", sizeof(" + Type + "))"
-                             : Kind + "malloc(sizeof(" + Type + ") * (" + Count + "))";
+                             ? Helper + "(" + Count + ", sizeof(" + Type + "))"
+                             : Helper + "(sizeof(" + Type + ") * (" + Count + "))";
       unsigned Begin = SM.getFileOffset(New->getBeginLoc());
       P->Edits.replace(Begin, TokenEnd(New->getEndLoc()) - Begin,
                        "static_cast<" + Type + " *>(" + Call + ")");
     }
+    if (!D.Releases.empty())
+      P->HelpersCalled.insert(Kind + "free");
     for (const Expr *R : D.Releases) {
       if (const auto *Call = dyn_cast<CallExpr>(R)) {
         const auto *Callee = cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
@@ -549,18 +558,21 @@ void FileRewriter::dropStatement(unsigned Begin, unsigned End, const std::string
 
 bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Output,
                           std::string &Error) {
-  if (P->LastStream || P->PinnedHelpers || P->RegisteredHelpers) {
-    // Pinned memory alone also brings the pool (its release calls are emitted
-    // anyway); it then holds one unused stream slot.
-    unsigned PoolSize = P->LastStream ? *P->LastStream + 1 : 1;
-    for (const InsertionPoint &Where : P->Releases)
-      P->insertAt(Where, (Release + "();").str(), "release the streams before CUDA shuts down");
+  // The stream pool comes with the first stream; page-locked memory alone
+  // (synchronous copies made faster) brings only its helpers.
+  bool UsesStreams = P->LastStream.has_value();
+  if (UsesStreams || P->PinnedHelpers || P->RegisteredHelpers) {
+    if (UsesStreams)
+      for (const InsertionPoint &Where : P->Releases)
+        P->insertAt(Where, (Release + "();").str(), "release the streams before CUDA shuts down");
     std::string Pool;
     llvm::raw_string_ostream OS(Pool);
     // Created on first use by whichever host thread gets there first (a
     // compare-and-swap, so two threads never end up on different streams);
     // released before CUDA is torn down, after which they are made afresh.
-    OS << "\n#include <atomic>\n";
+    OS << "\n";
+    if (UsesStreams)
+      OS << "#include <atomic>\n";
     if (P->PinnedHelpers || P->RegisteredHelpers)
       OS << "#include <cstdlib>\n#include <cstring>\n";
     // One lazily created, thread-safe handle array: `Type Array[Size]` with
@@ -581,24 +593,27 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
          << "  return h;\n"
          << "}\n";
     };
-    OS << "// streamalloc: blocking CUDA streams for the work made asynchronous below, created\n"
-       << "// on first use. Work left on the legacy default stream still orders with them.\n";
-    LazyHandles("cudaStream_t", PoolArray, Accessor, PoolSize, "cudaStreamCreate(&fresh)",
-                "cudaStreamDestroy");
-    if (P->NumEvents) {
-      OS << "// streamalloc: events that order work on one stream after work on another.\n";
-      LazyHandles("cudaEvent_t", EventArray, EventAccessor, P->NumEvents,
-                  "cudaEventCreateWithFlags(&fresh, cudaEventDisableTiming)", "cudaEventDestroy");
+    if (UsesStreams) {
+      OS << "// streamalloc: blocking CUDA streams for the work made asynchronous below, "
+            "created\n"
+         << "// on first use. Work left on the legacy default stream still orders with them.\n";
+      LazyHandles("cudaStream_t", PoolArray, Accessor, *P->LastStream + 1,
+                  "cudaStreamCreate(&fresh)", "cudaStreamDestroy");
+      if (P->NumEvents) {
+        OS << "// streamalloc: events that order work on one stream after work on another.\n";
+        LazyHandles("cudaEvent_t", EventArray, EventAccessor, P->NumEvents,
+                    "cudaEventCreateWithFlags(&fresh, cudaEventDisableTiming)", "cudaEventDestroy");
+      }
+      OS << "static inline void " << Release << "() {\n"
+         << "  for (std::atomic<cudaStream_t> &slot : " << PoolArray << ")\n"
+         << "    if (cudaStream_t s = slot.exchange(nullptr))\n"
+         << "      cudaStreamDestroy(s);\n";
+      if (P->NumEvents)
+        OS << "  for (std::atomic<cudaEvent_t> &slot : " << EventArray << ")\n"
+           << "    if (cudaEvent_t e = slot.exchange(nullptr))\n"
+           << "      cudaEventDestroy(e);\n";
+      OS << "}\n";
     }
-    OS << "static inline void " << Release << "() {\n"
-       << "  for (std::atomic<cudaStream_t> &slot : " << PoolArray << ")\n"
-       << "    if (cudaStream_t s = slot.exchange(nullptr))\n"
-       << "      cudaStreamDestroy(s);\n";
-    if (P->NumEvents)
-      OS << "  for (std::atomic<cudaEvent_t> &slot : " << EventArray << ")\n"
-         << "    if (cudaEvent_t e = slot.exchange(nullptr))\n"
-         << "      cudaEventDestroy(e);\n";
-    OS << "}\n";
     if (P->ReturnGuards)
       OS << "// streamalloc: waits when control leaves a statement by a return (an error-check\n"
          << "// macro that may return), not when the statement completes.\n"
@@ -616,7 +631,8 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
          << "static inline cudaError_t " << FreeAsync << "(void *p, cudaStream_t s) {\n"
          << "  return p ? cudaFreeAsync(p, s) : cudaSuccess;\n"
          << "}\n";
-    if (P->PinnedHelpers || P->RegisteredHelpers)
+    auto Called = [&](llvm::StringRef Name) { return P->HelpersCalled.contains(Name); };
+    if (Called("sa_pinned_free") || Called("sa_registered_free"))
       OS << "// streamalloc: a failed CUDA call here is handled (pageable memory is used), so\n"
          << "// its error is cleared rather than reported by a later call.\n"
          << "static inline bool sa_is_page_locked(void *p) {\n"
@@ -626,23 +642,26 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
          << "}\n";
     if (P->PinnedHelpers)
       OS << "// streamalloc: page-locked memory for host buffers that GPU copies use (copies\n"
-         << "// from pageable memory block the host); pageable memory if CUDA has none.\n"
-         << "static inline void *sa_pinned_malloc(size_t bytes) {\n"
+         << "// from pageable memory block the host); pageable memory if CUDA has none.\n";
+    if (Called("sa_pinned_malloc") || Called("sa_pinned_calloc"))
+      OS << "static inline void *sa_pinned_malloc(size_t bytes) {\n"
          << "  void *p = nullptr;\n"
          << "  if (cudaMallocHost(&p, bytes) == cudaSuccess)\n"
          << "    return p;\n"
          << "  (void)cudaGetLastError();\n"
          << "  return malloc(bytes);\n"
-         << "}\n"
-         << "static inline void *sa_pinned_calloc(size_t count, size_t size) {\n"
+         << "}\n";
+    if (Called("sa_pinned_calloc"))
+      OS << "static inline void *sa_pinned_calloc(size_t count, size_t size) {\n"
          << "  if (size && count > (size_t)-1 / size)\n"
          << "    return nullptr;\n"
          << "  void *p = sa_pinned_malloc(count * size);\n"
          << "  if (p)\n"
          << "    memset(p, 0, count * size);\n"
          << "  return p;\n"
-         << "}\n"
-         << "static inline void sa_pinned_free(void *p) {\n"
+         << "}\n";
+    if (Called("sa_pinned_free"))
+      OS << "static inline void sa_pinned_free(void *p) {\n"
          << "  if (sa_is_page_locked(p))\n"
          << "    cudaFreeHost(p);\n"
          << "  else\n"
@@ -656,14 +675,17 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
             "cudaSuccess)\n"
          << "    (void)cudaGetLastError();\n"
          << "  return p;\n"
-         << "}\n"
-         << "static inline void *sa_registered_malloc(size_t bytes) {\n"
+         << "}\n";
+    if (Called("sa_registered_malloc"))
+      OS << "static inline void *sa_registered_malloc(size_t bytes) {\n"
          << "  return sa_register(malloc(bytes), bytes);\n"
-         << "}\n"
-         << "static inline void *sa_registered_calloc(size_t count, size_t size) {\n"
+         << "}\n";
+    if (Called("sa_registered_calloc"))
+      OS << "static inline void *sa_registered_calloc(size_t count, size_t size) {\n"
          << "  return sa_register(calloc(count, size), count * size);\n"
-         << "}\n"
-         << "static inline void sa_registered_free(void *p) {\n"
+         << "}\n";
+    if (Called("sa_registered_free"))
+      OS << "static inline void sa_registered_free(void *p) {\n"
          << "  if (sa_is_page_locked(p))\n"
          << "    cudaHostUnregister(p);\n"
          << "  free(p);\n"
