@@ -9,6 +9,13 @@ config.suffixes = [".cu", ".test"]
 config.excludes = ["Inputs", "tools", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.streamalloc_obj_root, "test")
+# The tool, like clang-tidy, takes flags from a compile_commands.json above its
+# input; the build tree's own (the tool's C++ flags: -DNDEBUG, -Werror, ...)
+# must not reach the test inputs, so the outputs folder has an empty one, and
+# a file it has no command for is parsed with no extra flags.
+os.makedirs(config.test_exec_root, exist_ok=True)
+with open(os.path.join(config.test_exec_root, "compile_commands.json"), "w") as f:
+    f.write("[]\n")
 
 llvm_bin = config.llvm_tools_dir
 config.environment["PATH"] = os.pathsep.join(

@@ -244,4 +244,39 @@ clang::tooling::ArgumentsAdjuster cudaHostParseAdjuster(const std::string &CudaP
   return combineAdjusters(Adjust, OpenMp);
 }
 
+namespace {
+
+/// The found database, or no flags for the files it knows nothing about.
+class FallbackDatabase : public clang::tooling::CompilationDatabase {
+public:
+  FallbackDatabase(std::unique_ptr<CompilationDatabase> Found,
+                   std::function<void(llvm::StringRef)> Note)
+      : Found(std::move(Found)), Note(std::move(Note)), NoFlags(".", std::vector<std::string>()) {}
+
+  std::vector<clang::tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef File) const override {
+    std::vector<clang::tooling::CompileCommand> Commands = Found->getCompileCommands(File);
+    if (!Commands.empty())
+      return Commands;
+    if (Noted.insert(File).second)
+      Note(File);
+    return NoFlags.getCompileCommands(File);
+  }
+  std::vector<std::string> getAllFiles() const override { return Found->getAllFiles(); }
+
+private:
+  std::unique_ptr<CompilationDatabase> Found;
+  std::function<void(llvm::StringRef)> Note;
+  clang::tooling::FixedCompilationDatabase NoFlags;
+  mutable llvm::StringSet<> Noted;
+};
+
+} // namespace
+
+std::unique_ptr<clang::tooling::CompilationDatabase>
+withFallbackToNoFlags(std::unique_ptr<clang::tooling::CompilationDatabase> Found,
+                      std::function<void(llvm::StringRef File)> Note) {
+  return std::make_unique<FallbackDatabase>(std::move(Found), std::move(Note));
+}
+
 } // namespace streamalloc

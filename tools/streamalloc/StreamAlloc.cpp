@@ -170,10 +170,17 @@ loadDatabase(std::unique_ptr<clang::tooling::FixedCompilationDatabase> FromDashD
   }
   if (FromDashDash)
     return FromDashDash;
+  // Like clang-tidy: a compile_commands.json above the first input gives the
+  // flags. A file it has no command for (not even one inferred from a
+  // neighbour) is parsed with no extra flags, and the user is told.
   std::string Ignored;
   if (std::unique_ptr<CompilationDatabase> Db =
           CompilationDatabase::autoDetectFromSource(Inputs.front(), Ignored))
-    return Db;
+    return withFallbackToNoFlags(std::move(Db), [](StringRef File) {
+      errs() << "streamalloc: note: the compile_commands.json found above '" << File
+             << "' has no command for it; parsing it with no extra flags (give them after "
+                "--, or a build directory with -p)\n";
+    });
   return std::make_unique<FixedCompilationDatabase>(".", std::vector<std::string>());
 }
 

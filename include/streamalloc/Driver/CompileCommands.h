@@ -3,8 +3,10 @@
 #define STREAMALLOC_DRIVER_COMPILECOMMANDS_H
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,14 @@ llvm::StringRef gccOmpHeader();
 /// All adjustments for a host-side CUDA parse of each command.
 clang::tooling::ArgumentsAdjuster cudaHostParseAdjuster(const std::string &CudaPath,
                                                         const std::string &ResourceDir);
+
+/// \p Found (a compile_commands.json found above the inputs, no -p given)
+/// for the files it has a command for, or can infer one from a neighbour's;
+/// for the others no extra flags, as without a database. Calls \p Note once
+/// per file that falls back.
+std::unique_ptr<clang::tooling::CompilationDatabase>
+withFallbackToNoFlags(std::unique_ptr<clang::tooling::CompilationDatabase> Found,
+                      std::function<void(llvm::StringRef File)> Note);
 
 } // namespace streamalloc
 
