@@ -183,13 +183,15 @@ def comparable(prog, stdout):
     return "\n".join(l.rstrip() for l in text.splitlines() if not ignore.search(l))
 
 
-def scaled_args(args, factor):
+def scaled_args(args, factor, first=False):
     """args with its last integer argument >= 10 (in HeCBench most often the repeat count,
-    otherwise a size) multiplied by factor, or None if there is none to scale."""
+    otherwise a size) multiplied by factor, or None if there is none to scale. With
+    first=True the first such argument (most often a problem size) is scaled instead, and
+    None is returned when it is also the last one (the plain form already scales it)."""
     toks = split_args(args)
     idx = [i for i, t in enumerate(toks) if re.fullmatch(r"\d+", t) and int(t) >= 10]
-    if not idx:
+    if not idx or (first and len(idx) < 2):
         return None
-    i = idx[-1]
+    i = idx[0] if first else idx[-1]
     toks[i] = str(max(1, int(int(toks[i]) * factor)))
     return " ".join(shlex.quote(t) for t in toks)

@@ -43,6 +43,22 @@ class Comparable(unittest.TestCase):
                             corpuslib.comparable(STDOUT, "checksum: 358390"))
 
 
+class ScaledArgs(unittest.TestCase):
+    def test_last_integer_is_scaled_by_default(self):
+        self.assertEqual(corpuslib.scaled_args("512 512 512 100", 0.01), "512 512 512 1")
+
+    def test_first_integer_is_scaled_when_asked(self):
+        self.assertEqual(corpuslib.scaled_args("512 512 512 1", 0.25, first=True),
+                         "128 512 512 1")
+
+    def test_first_form_declines_a_single_scalable_argument(self):
+        self.assertIsNone(corpuslib.scaled_args("3 10", 0.25, first=True))
+
+    def test_small_integers_and_flags_are_left_alone(self):
+        self.assertEqual(corpuslib.scaled_args("-n 4 --size 4096 -r 20", 0.25, first=True),
+                         "-n 4 --size 1024 -r 20")
+
+
 class SourceChange(unittest.TestCase):
     PROG = {"tus": ["main.cu", "kernels.cu", "util.cpp"]}
 
