@@ -182,7 +182,7 @@ bool hostWorkBeforeWait(unsigned Op, const FunctionAccesses &FA, const CraResult
   return !WaitAtEnd;
 }
 
-/// reach[X]: the async ops that depend on X, directly or not (X ->* Y).
+/// The plan's dependency edges, to tell which async ops may run side by side.
 class Dependencies {
 public:
   Dependencies(unsigned N, const StreamPlan &Plan) : Succ(N), Pred(N) {
