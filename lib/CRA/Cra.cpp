@@ -3,6 +3,8 @@
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/OriginalCompletion.h"
 
+#include "../Access/AstUtil.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
@@ -582,19 +584,10 @@ private:
   /// An if/else, a plain block, or `do { } while (0)` (the shape of most
   /// error-checking macros): each nested block runs at most once.
   bool runsAtMostOnce(const Stmt *S) const {
-    if (isa<IfStmt, CompoundStmt>(S))
-      return true;
-    if (const auto *Do = dyn_cast<DoStmt>(S)) {
-      Expr::EvalResult Value;
-      return Do->getCond()->EvaluateAsInt(Value, FA.function().getASTContext()) &&
-             Value.Val.getInt().isZero();
-    }
-    return false;
+    return isa<IfStmt, CompoundStmt>(S) || (isa<DoStmt>(S) && !isLoop(S));
   }
 
-  bool isLoop(const Stmt *S) const {
-    return isa<ForStmt, WhileStmt, CXXForRangeStmt>(S) || (isa<DoStmt>(S) && !runsAtMostOnce(S));
-  }
+  bool isLoop(const Stmt *S) const { return isRepeatingLoop(S, FA.function().getASTContext()); }
 
   /// The parts of a loop evaluated between iterations.
   static llvm::SmallVector<const Stmt *, 2> loopHeader(const Stmt *S) {

@@ -4,6 +4,8 @@
 #include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/Model/ApiModel.h"
 
+#include "../Access/AstUtil.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
@@ -458,12 +460,7 @@ private:
   std::vector<std::pair<unsigned, unsigned>> loopsAround(const Stmt *S) const {
     std::vector<std::pair<unsigned, unsigned>> Loops;
     for (const Stmt *P = parentOf(S); P; P = parentOf(P)) {
-      bool Loop = isa<ForStmt, WhileStmt, CXXForRangeStmt>(P);
-      if (const auto *Do = dyn_cast<DoStmt>(P)) {
-        Expr::EvalResult Value;
-        Loop = !(Do->getCond()->EvaluateAsInt(Value, Ctx) && Value.Val.getInt().isZero());
-      }
-      if (Loop)
+      if (isRepeatingLoop(P, Ctx))
         Loops.push_back({offsetOf(P->getBeginLoc()), tokenEnd(SM.getExpansionLoc(P->getEndLoc()))});
     }
     return Loops;

@@ -299,7 +299,7 @@ public:
     for (const FunctionDecl *F : S.Functions)
       if (Options.StreamOrderedAlloc && S.Blockers.empty())
         AllocGroups[F] = allocGroups(*F, Ctx);
-    SynchronousAllocation = firstSynchronousAllocation(S.Functions, Ctx);
+    keepAllocationsSynchronousBesideSynchronousOnes(S.Functions, Ctx);
     for (const FunctionDecl *F : S.Functions)
       runFunction(*F, Ctx, Device, Rewriter, S.Blockers, Dump);
     for (auto [Call, F] : S.OpsInTemplates) {
@@ -343,9 +343,6 @@ private:
   /// stays synchronous (empty: it may become stream-ordered), as far as the
   /// syntax, the file and the cost model decide before any analysis.
   llvm::DenseMap<const FunctionDecl *, std::vector<AllocGroup>> AllocGroups;
-  /// Where the file calls cudaMalloc or cudaFree synchronously for good
-  /// (empty: nowhere), with --profitability=on.
-  std::string SynchronousAllocation;
 
   std::vector<AllocGroup> allocGroups(const FunctionDecl &F, ASTContext &Ctx) const {
     std::vector<AllocGroup> Groups = findStreamOrderedAllocs(F, Ctx);
@@ -363,27 +360,38 @@ private:
     return Groups;
   }
 
-  /// The first group of the file that stays synchronous, as "`f`, line N".
-  /// Both allocators in one process cost: HeCBench's moe-align, whose helper
-  /// calls cudaMalloc/cudaFree 30,000 times, ran 2.5x slower on the H200 once
-  /// its main loop used cudaMallocAsync (docs/results.md, 2026-12-02).
-  std::string firstSynchronousAllocation(llvm::ArrayRef<const FunctionDecl *> Functions,
-                                         ASTContext &Ctx) const {
+  /// With --profitability=on, once one group of the file stays synchronous
+  /// (its first call: "`f`, line N"), every group does. Both allocators in one
+  /// process cost: HeCBench's moe-align, whose helper calls cudaMalloc/cudaFree
+  /// 30,000 times, ran 2.5x slower on the H200 once its main loop used
+  /// cudaMallocAsync (docs/results.md, 2026-12-02).
+  void
+  keepAllocationsSynchronousBesideSynchronousOnes(llvm::ArrayRef<const FunctionDecl *> Functions,
+                                                  ASTContext &Ctx) {
     if (!Options.Profitability)
-      return "";
+      return;
     const SourceManager &SM = Ctx.getSourceManager();
+    std::string Where;
     for (const FunctionDecl *F : Functions) {
       auto It = AllocGroups.find(F);
       if (It == AllocGroups.end())
         continue;
       for (const AllocGroup &G : It->second)
-        if (!G.WhySync.empty()) {
+        if (!G.WhySync.empty() && Where.empty()) {
           const CallExpr *Call = G.Allocs.empty() ? G.Frees.front() : G.Allocs.front();
-          return "`" + F->getQualifiedNameAsString() + "`, line " +
-                 std::to_string(SM.getSpellingLineNumber(SM.getFileLoc(Call->getBeginLoc())));
+          Where = "`" + F->getQualifiedNameAsString() + "`, line " +
+                  std::to_string(SM.getSpellingLineNumber(SM.getFileLoc(Call->getBeginLoc())));
         }
     }
-    return "";
+    if (Where.empty())
+      return;
+    for (auto &[F, Groups] : AllocGroups)
+      for (AllocGroup &G : Groups)
+        if (G.WhySync.empty())
+          G.WhySync = "not worth it: the file also calls cudaMalloc/cudaFree synchronously (" +
+                      Where +
+                      "), and with both allocators in use a program was measured 2.5x slower "
+                      "(docs/results.md)";
   }
 
   /// Marks every group with an allocation or release that cannot be
@@ -492,12 +500,6 @@ private:
     std::vector<AllocGroup> Groups;
     if (auto It = AllocGroups.find(&F); It != AllocGroups.end())
       Groups = It->second;
-    for (AllocGroup &G : Groups)
-      if (G.WhySync.empty() && !SynchronousAllocation.empty())
-        G.WhySync = "not worth it: the file also calls cudaMalloc/cudaFree synchronously (" +
-                    SynchronousAllocation +
-                    "), and with both allocators in use a program was measured 2.5x slower "
-                    "(docs/results.md)";
     // Ops made synchronous in an earlier round (by the call that makes them),
     // which survive the analysis being rebuilt with fewer stream-ordered calls.
     llvm::DenseMap<const Expr *, std::string> Carried;

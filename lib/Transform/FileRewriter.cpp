@@ -49,7 +49,6 @@ struct FileRewriter::Impl {
   EditList Edits;
   std::optional<unsigned> LastStream;
   unsigned NumEvents = 0; ///< events used by the functions added so far
-  bool PinnedHelpers = false, RegisteredHelpers = false;
   /// The page-locking helpers the edits call (sa_pinned_malloc, ...): only
   /// those are emitted, so the output has no unused function.
   llvm::StringSet<> HelpersCalled;
@@ -369,7 +368,6 @@ void FileRewriter::addPinning(const std::vector<PinDecision> &Decisions) {
     if (D.Action == PinAction::Pageable)
       continue;
     std::string Kind = D.Action == PinAction::Register ? "sa_registered_" : "sa_pinned_";
-    (D.Action == PinAction::Register ? P->RegisteredHelpers : P->PinnedHelpers) = true;
     if (const auto *Call = dyn_cast<CallExpr>(D.Site)) {
       const auto *Callee = cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
       std::string Name = Callee->getDecl()->getName().str();
@@ -561,7 +559,13 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
   // The stream pool comes with the first stream; page-locked memory alone
   // (synchronous copies made faster) brings only its helpers.
   bool UsesStreams = P->LastStream.has_value();
-  if (UsesStreams || P->PinnedHelpers || P->RegisteredHelpers) {
+  auto CallsHelperOf = [&](llvm::StringRef Prefix) {
+    return llvm::any_of(P->HelpersCalled.keys(),
+                        [&](llvm::StringRef Name) { return Name.starts_with(Prefix); });
+  };
+  bool PinnedHelpers = CallsHelperOf("sa_pinned_"),
+       RegisteredHelpers = CallsHelperOf("sa_registered_");
+  if (UsesStreams || PinnedHelpers || RegisteredHelpers) {
     if (UsesStreams)
       for (const InsertionPoint &Where : P->Releases)
         P->insertAt(Where, (Release + "();").str(), "release the streams before CUDA shuts down");
@@ -573,7 +577,7 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
     OS << "\n";
     if (UsesStreams)
       OS << "#include <atomic>\n";
-    if (P->PinnedHelpers || P->RegisteredHelpers)
+    if (PinnedHelpers || RegisteredHelpers)
       OS << "#include <cstdlib>\n#include <cstring>\n";
     // One lazily created, thread-safe handle array: `Type Array[Size]` with
     // accessor `Type Accessor(int)`, made by `Create` (a statement on `fresh`).
@@ -640,7 +644,7 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
          << "  return p && cudaPointerGetAttributes(&a, p) == cudaSuccess &&\n"
          << "         a.type == cudaMemoryTypeHost;\n"
          << "}\n";
-    if (P->PinnedHelpers)
+    if (PinnedHelpers)
       OS << "// streamalloc: page-locked memory for host buffers that GPU copies use (copies\n"
          << "// from pageable memory block the host); pageable memory if CUDA has none.\n";
     if (Called("sa_pinned_malloc") || Called("sa_pinned_calloc"))
@@ -667,7 +671,7 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
          << "  else\n"
          << "    free(p);\n"
          << "}\n";
-    if (P->RegisteredHelpers)
+    if (RegisteredHelpers)
       OS << "// streamalloc: host buffers that GPU copies use, registered with CUDA (page-locked)\n"
          << "// for their lifetime; left pageable if registration fails.\n"
          << "static inline void *sa_register(void *p, size_t bytes) {\n"
