@@ -228,14 +228,17 @@ std::vector<std::string> unprofitableOps(const FunctionAccesses &FA, const CraRe
     if (D.Action != PinAction::Pageable)
       Pinned.insert(D.Object);
   Dependencies Deps(Ops.size(), Plan);
+  std::vector<Engine> EngineOf;
+  for (const GpuOp &Op : Ops)
+    EngineOf.push_back(engineOf(Op, FA));
   for (const GpuOp &X : Ops) {
     if (!Cra.Ops[X.Id].Async || (X.Kind != GpuOpKind::Copy && X.Kind != GpuOpKind::Set) ||
         !blocksInOriginal(X, FA))
       continue;
-    Engine Mine = engineOf(X, FA);
+    Engine Mine = EngineOf[X.Id];
     llvm::BitVector Connected = Deps.connected(X.Id);
     bool GpuOverlap = llvm::any_of(Ops, [&](const GpuOp &Y) {
-      Engine Theirs = engineOf(Y, FA);
+      Engine Theirs = EngineOf[Y.Id];
       return Y.Id != X.Id && Cra.Ops[Y.Id].Async && Plan.StreamOf[Y.Id] != Plan.StreamOf[X.Id] &&
              Theirs != Engine::None && Theirs != Mine && !Connected.test(Y.Id);
     });
