@@ -403,11 +403,22 @@ private:
   /// there are waited for, so a printed duration measures the same work.
   void waitForTimer(PendingSet &State, const Stmt *S) {
     std::vector<unsigned> Done = State.done();
-    if (!TimerWaits || Done.empty())
+    if (TimerWaits && !Done.empty()) {
+      Wait W;
+      W.ConflictOp = Done.front();
+      waitBefore(State, S, WaitCause::Timer, std::move(W), Done);
+    }
+    recordClockRead(S, std::move(Done), State);
+  }
+
+  void recordClockRead(const Stmt *S, std::vector<unsigned> Done, const PendingSet &State) {
+    auto It = llvm::find_if(R.ClockReads, [&](const ClockRead &C) { return C.Statement == S; });
+    if (It == R.ClockReads.end()) {
+      R.ClockReads.push_back({S, lineOf(S->getBeginLoc()), std::move(Done), State});
       return;
-    Wait W;
-    W.ConflictOp = Done.front();
-    waitBefore(State, S, WaitCause::Timer, std::move(W), Done);
+    }
+    merge(It->DoneInOriginal, Done);
+    merge(It->PendingAtRead, State);
   }
 
   InsertionPoint endOf(const Stmt *Region) const {

@@ -679,6 +679,19 @@ private:
         R.OpLines.push_back(FA.ops()[Op].Line);
       Result.Report.Waits.push_back(std::move(R));
     }
+    auto opLines = [&](const std::vector<unsigned> &Ops) {
+      std::vector<unsigned> Lines;
+      for (unsigned Op : Ops)
+        Lines.push_back(FA.ops()[Op].Line);
+      return Lines;
+    };
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const ClockRead &C : Cra.ClockReads)
+      Result.Report.ClockReads.push_back({FA.name(), C.Line,
+                                          SM.getExpansionLineNumber(C.Statement->getEndLoc()),
+                                          opLines(C.DoneInOriginal), opLines(C.PendingAtRead)});
+    Result.Report.Functions.push_back({FA.name(), SM.getExpansionLineNumber(F.getBeginLoc()),
+                                       SM.getExpansionLineNumber(F.getEndLoc())});
   }
 };
 

@@ -90,7 +90,22 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
 void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files) {
   llvm::json::Array JFiles;
   for (const FileReport &F : Files) {
-    llvm::json::Array Ops, Waits, Blockers, Buffers, Syncs;
+    llvm::json::Array Ops, Waits, Blockers, Buffers, Syncs, Clocks, Functions;
+    auto lines = [](const std::vector<unsigned> &Ls) {
+      llvm::json::Array A;
+      for (unsigned L : Ls)
+        A.push_back(L);
+      return A;
+    };
+    for (const ClockReadReport &C : F.ClockReads)
+      Clocks.push_back(llvm::json::Object{{"function", C.Function},
+                                          {"line", C.Line},
+                                          {"end_line", C.EndLine},
+                                          {"done_in_original", lines(C.DoneInOriginal)},
+                                          {"pending_at_read", lines(C.PendingAtRead)}});
+    for (const FunctionExtent &E : F.Functions)
+      Functions.push_back(
+          llvm::json::Object{{"name", E.Name}, {"line", E.Line}, {"end_line", E.EndLine}});
     for (const SyncReport &S : F.Syncs)
       Syncs.push_back(llvm::json::Object{{"function", S.Function},
                                          {"line", S.Line},
@@ -117,16 +132,12 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
         J["reason"] = Op.Reason;
       Ops.push_back(std::move(J));
     }
-    for (const WaitReport &W : F.Waits) {
-      llvm::json::Array Lines;
-      for (unsigned L : W.OpLines)
-        Lines.push_back(L);
+    for (const WaitReport &W : F.Waits)
       Waits.push_back(llvm::json::Object{{"function", W.Function},
                                          {"line", W.Line},
                                          {"cause", W.Cause},
                                          {"reason", W.Reason},
-                                         {"op_lines", std::move(Lines)}});
-    }
+                                         {"op_lines", lines(W.OpLines)}});
     for (const std::string &B : F.FileBlockers)
       Blockers.push_back(B);
     JFiles.push_back(llvm::json::Object{{"file", F.File},
@@ -136,7 +147,9 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
                                         {"ops", std::move(Ops)},
                                         {"waits", std::move(Waits)},
                                         {"host_buffers", std::move(Buffers)},
-                                        {"syncs", std::move(Syncs)}});
+                                        {"syncs", std::move(Syncs)},
+                                        {"clock_reads", std::move(Clocks)},
+                                        {"functions", std::move(Functions)}});
   }
   llvm::json::Object Top{{"files", std::move(JFiles)}, {"note", AsyncErrorNote}};
   if (const char *Note = syncNote(Files))

@@ -102,10 +102,25 @@ struct SyncPoint {
   std::vector<unsigned> Pending; ///< ops pending when it runs (after any wait before it)
 };
 
+/// A statement that reads a clock (itself or in a callee): a point where the
+/// program observes how much work has finished (--timers).
+struct ClockRead {
+  const clang::Stmt *Statement;
+  unsigned Line;
+  /// Ops pending in the output before the statement that the original had
+  /// completed there; --timers=keep waits for them first.
+  std::vector<unsigned> DoneInOriginal;
+  /// Ops still pending in the output when the clock is read.
+  std::vector<unsigned> PendingAtRead;
+};
+
 struct CraResult {
   std::vector<OpDecision> Ops; ///< indexed by GpuOp::Id
   std::vector<Wait> Waits;
   std::vector<SyncPoint> Syncs;
+  /// One entry per clock-reading statement (joined over the passes through
+  /// a loop body).
+  std::vector<ClockRead> ClockReads;
   /// Where the stream pool is released (end of main, before cudaDeviceReset).
   std::vector<InsertionPoint> Releases;
   /// "line N: pending {op0, op1}" before each statement visited (--dump=pending).

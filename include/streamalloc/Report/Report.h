@@ -50,6 +50,22 @@ struct SyncReport {
   std::string Reason; ///< why it is (or is not) redundant, and why it was kept
 };
 
+/// A statement of an analysed function that reads a clock (--timers).
+struct ClockReadReport {
+  std::string Function;
+  unsigned Line = 0, EndLine = 0; ///< the statement's first and last line
+  /// Lines of the ops pending before it that the original had completed there.
+  std::vector<unsigned> DoneInOriginal;
+  /// Lines of the ops still pending in the output when it reads the clock.
+  std::vector<unsigned> PendingAtRead;
+};
+
+/// A function the analysis ran on, for checks over the report.
+struct FunctionExtent {
+  std::string Name;
+  unsigned Line = 0, EndLine = 0;
+};
+
 struct FileReport {
   std::string File;
   bool Changed = false;
@@ -60,6 +76,8 @@ struct FileReport {
   std::vector<WaitReport> Waits;
   std::vector<PinReport> Buffers;
   std::vector<SyncReport> Syncs;
+  std::vector<ClockReadReport> ClockReads;
+  std::vector<FunctionExtent> Functions;
 };
 
 void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files);
