@@ -32,6 +32,8 @@
 //                default stream (all originals) the operations are serialised, so the
 //                intervals do not overlap and their sum is that category's busy time
 //   h2d_bytes, d2h_bytes, *_n   bytes and operation counts per direction
+//   syncs_n      device and stream syncs; event_syncs_n, event_records_n, event_waits_n
+//                the program's cudaEventSynchronize/Record and cudaStreamWaitEvent calls
 //
 // The numbers are written as "key value" lines to the file named by $SA_TIMELINE_OUT
 // (stderr if unset) when the program exits. Events are only read at points where the
@@ -67,6 +69,8 @@ cudaError_t __real_cudaMemcpyFromSymbolAsync(void *, const void *, size_t, size_
                                              cudaMemcpyKind, cudaStream_t);
 cudaError_t __real_cudaMemset(void *, int, size_t);
 cudaError_t __real_cudaMemsetAsync(void *, int, size_t, cudaStream_t);
+cudaError_t __real_cudaEventRecord(cudaEvent_t, cudaStream_t);
+cudaError_t __real_cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int);
 cudaError_t __real___cudaLaunchKernel(cudaKernel_t, dim3, dim3, void **, size_t, cudaStream_t);
 cudaError_t __real_cudaDeviceSynchronize(void);
 cudaError_t __real_cudaStreamSynchronize(cudaStream_t);
@@ -100,6 +104,8 @@ struct Trace {
   double bytes[NCAT] = {};
   double gpu_ms[NCAT] = {};
   long unresolved = 0, syncs = 0;
+  // The program's own event calls (a transformed program orders its streams with them).
+  long event_records = 0, event_waits = 0, event_syncs = 0;
   std::vector<Op> pending;
   std::vector<cudaEvent_t> spare;
 };
@@ -209,6 +215,8 @@ void finish() {
     fprintf(f, "%s_s %.6f\n%s_n %ld\n%s_bytes %.0f\n", kCatName[c], tr().gpu_ms[c] * 1e-3,
             kCatName[c], tr().count[c], kCatName[c], tr().bytes[c]);
   fprintf(f, "syncs_n %ld\nunresolved_n %ld\n", tr().syncs, tr().unresolved);
+  fprintf(f, "event_records_n %ld\nevent_waits_n %ld\nevent_syncs_n %ld\n", tr().event_records,
+          tr().event_waits, tr().event_syncs);
   if (f != stderr) fclose(f);
 }
 
@@ -443,6 +451,22 @@ cudaError_t __wrap_cudaStreamSynchronize(cudaStream_t st) {
 cudaError_t __wrap_cudaEventSynchronize(cudaEvent_t e) {
   Scope s(WAIT);
   RUN(__real_cudaEventSynchronize(e));
+  if (s.active && r == cudaSuccess) ++tr().event_syncs;
+  return r;
+}
+
+// Only counted: the tracer's own event records run inside another wrapper (depth > 0).
+cudaError_t __wrap_cudaEventRecord(cudaEvent_t e, cudaStream_t st) {
+  Scope s(HOST_WORK);
+  RUN(__real_cudaEventRecord(e, st));
+  if (s.active) ++tr().event_records;
+  return r;
+}
+
+cudaError_t __wrap_cudaStreamWaitEvent(cudaStream_t st, cudaEvent_t e, unsigned int flags) {
+  Scope s(HOST_WORK);
+  RUN(__real_cudaStreamWaitEvent(st, e, flags));
+  if (s.active) ++tr().event_waits;
   return r;
 }
 

@@ -195,3 +195,29 @@ def scaled_args(args, factor, first=False):
     i = idx[0] if first else idx[-1]
     toks[i] = str(max(1, int(int(toks[i]) * factor)))
     return " ".join(shlex.quote(t) for t in toks)
+
+def sync_count(kv):
+    """Host waits of one traced run (bench/timeline.cpp): device, stream and event syncs."""
+    return sum(int(float(kv.get(k, 0) or 0)) for k in ("syncs_n", "event_syncs_n"))
+
+
+def trace_table(traces):
+    """Markdown lines comparing the traced original and transformed run of each program:
+    host waits (syncs), the tool's event records and waits, host time blocked in CUDA calls;
+    then the programs whose transformed run syncs more often than the original."""
+    lines = ["| program | syncs original | syncs transformed | event records | event waits "
+             "| blocked s original | blocked s transformed |", "|---|---|---|---|---|---|---|"]
+    more = []
+    for name in sorted(traces):
+        o, t = traces[name].get("original"), traces[name].get("transformed")
+        if not o or not t:
+            continue
+        so, st = sync_count(o), sync_count(t)
+        if st > so:
+            more.append("%s (%d > %d)" % (name, st, so))
+        lines.append("| %s | %d | %d | %s | %s | %.3f | %.3f |" % (
+            name, so, st, t.get("event_records_n", "?"), t.get("event_waits_n", "?"),
+            float(o.get("wait_s", 0) or 0), float(t.get("wait_s", 0) or 0)))
+    lines += ["", "Transformed runs with more syncs than their original: %s."
+              % (", ".join(more) or "none")]
+    return lines

@@ -188,9 +188,15 @@ exe = args[args.index("-o") + 1]
 srcs = [a for a in args if a.endswith(".cu")]
 with open(os.environ["FAKE_LOG"], "a") as f:
     f.write("build %s\n" % " ".join(srcs))
+# A traced executable (linked with timeline.cpp) reports its syncs as the tracer does:
+# the transformed variant one more than the original.
+trace = ""
+if any(a.endswith("timeline.cpp") for a in args):
+    trace = ('[ -n "$SA_TIMELINE_OUT" ] && printf "syncs_n %d\\nwait_s 0.5\\n" > '
+             '"$SA_TIMELINE_OUT"\n' % (2 if "transformed" in exe else 1))
 with open(exe, "w") as f:
-    f.write("#!/bin/sh\necho run %s >> %s\necho 'check: PASS'\n"
-            % (os.path.basename(exe), os.environ["FAKE_LOG"]))
+    f.write("#!/bin/sh\necho run %s >> %s\n%secho 'check: PASS'\n"
+            % (os.path.basename(exe), os.environ["FAKE_LOG"], trace))
 os.chmod(exe, 0o755)
 """
 
@@ -279,6 +285,20 @@ class RunSkipsUnchangedPrograms(unittest.TestCase):
         self.assertEqual((row["source"], row["transformed_built"], row["match"]),
                          ("unchanged", "unchanged", "identical"))
 
+    def test_trace_compiles_once_links_twice_and_compares_syncs_of_both_variants(self):
+        out, log = self.run_harness("--trace")
+        self.assertEqual(log.count("build main.sa.cu"), 1)
+        self.assertIn("run edited.transformed.trace", log)
+        self.assertIn("run edited.original.trace", log)
+        self.assertEqual(log.count("run edited.transformed"), 2)  # the rounds, untraced
+        with open(os.path.join(out, "results.md")) as f:
+            md = f.read()
+        self.assertIn("| edited | 1 | 2 | ? | ? | 0.500 | 0.500 |", md)
+        self.assertIn("more syncs than their original: edited (2 > 1).", md)
+        with open(os.path.join(out, "trace.tsv"), newline="") as f:
+            rows = list(csv.DictReader(f, delimiter="\t"))
+        self.assertEqual(sorted((r["program"], r["variant"]) for r in rows),
+                         [("edited", "original"), ("edited", "transformed")])
 
     def test_a_missing_program_folder_is_a_failed_build_not_a_wait_for_the_deadline(self):
         os.rename(os.path.join(self.tmp.name, "src", "edited-cuda"),
