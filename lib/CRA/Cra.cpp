@@ -2,6 +2,7 @@
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/OriginalCompletion.h"
+#include "streamalloc/CRA/PendingSet.h"
 
 #include "../Access/AstUtil.h"
 
@@ -101,47 +102,8 @@ SourceLocation bodyOpenToken(const Stmt *Owner, const Stmt *Body) {
   return {};
 }
 
-void merge(std::vector<unsigned> &Into, const std::vector<unsigned> &From) {
-  for (unsigned Op : From)
-    if (!llvm::is_contained(Into, Op))
-      Into.push_back(Op);
-}
-
 void eraseAll(std::vector<unsigned> &From, const std::vector<unsigned> &Ops) {
   llvm::erase_if(From, [&](unsigned Op) { return llvm::is_contained(Ops, Op); });
-}
-
-/// The ops pending at a program point, in the order enqueued, and which of
-/// them the original program had completed there (OrigDone, see
-/// OriginalCompletion.h). OrigDone may name ops no longer pending; they mean
-/// nothing (an op enqueued again while not pending starts out not done), and
-/// an entry kept too long only makes the tool wait more.
-struct PendingSet : std::vector<unsigned> {
-  std::vector<unsigned> OrigDone;
-
-  PendingSet() = default;
-  PendingSet(std::vector<unsigned> Ops) : std::vector<unsigned>(std::move(Ops)) {}
-  void clear() {
-    std::vector<unsigned>::clear();
-    OrigDone.clear();
-  }
-  bool origDone(unsigned Op) const { return llvm::is_contained(OrigDone, Op); }
-  /// The original has completed everything pending (it blocked here).
-  void originalBlocks() { merge(OrigDone, *this); }
-  /// The pending ops the original had completed.
-  std::vector<unsigned> done() const {
-    std::vector<unsigned> Ops;
-    llvm::copy_if(*this, std::back_inserter(Ops), [&](unsigned Op) { return origDone(Op); });
-    return Ops;
-  }
-};
-
-/// A join: an op is pending if it is on some path, and done in the original
-/// if it is on some path where it is pending (a host access after the join
-/// may then rely on it).
-void merge(PendingSet &Into, const PendingSet &From) {
-  merge(static_cast<std::vector<unsigned> &>(Into), From);
-  merge(Into.OrigDone, From.OrigDone);
 }
 
 /// The statements of a region: a block's, or the single-statement body itself.
@@ -417,8 +379,8 @@ private:
       R.ClockReads.push_back({S, lineOf(S->getBeginLoc()), std::move(Done), State});
       return;
     }
-    merge(It->DoneInOriginal, Done);
-    merge(It->PendingAtRead, State);
+    mergeOps(It->DoneInOriginal, Done);
+    mergeOps(It->PendingAtRead, State);
   }
 
   InsertionPoint endOf(const Stmt *Region) const {
@@ -750,17 +712,7 @@ private:
   }
 
   void trace(const Stmt *S, const PendingSet &Pending) {
-    auto List = [](const std::vector<unsigned> &Ops) {
-      std::string Text;
-      for (unsigned I = 0; I < Ops.size(); ++I)
-        Text += (I ? ", op" : "op") + std::to_string(Ops[I]);
-      return "{" + Text + "}";
-    };
-    std::string Line =
-        "line " + std::to_string(lineOf(S->getBeginLoc())) + ": pending " + List(Pending);
-    if (std::vector<unsigned> Done = Pending.done(); !Done.empty())
-      Line += ", done in the original " + List(Done);
-    R.Trace.push_back(Line);
+    R.States.push_back({S, lineOf(S->getBeginLoc()), Pending});
   }
 
   /// Whether leaving \p Children runs destructors of objects they declare
@@ -850,7 +802,7 @@ private:
     for (const Stmt *Child : Children) {
       // A case label is also reached from the switch head.
       if (CaseEntry && isa<SwitchCase>(Child))
-        merge(State, *CaseEntry);
+        State.join(*CaseEntry);
       const Stmt *S = unwrapLabels(Child);
       InactiveBefore(offsetOf(Child->getBeginLoc()));
       Previous = offsetOf(Child->getEndLoc());
@@ -962,7 +914,7 @@ private:
       return finishRegion(Body, Owners, std::move(Out), Start, /*Force=*/false);
     };
     PendingSet Out = Branch(If->getThen());
-    merge(Out, Branch(If->getElse()));
+    Out.join(Branch(If->getElse()));
     return Out;
   }
 
@@ -1124,7 +1076,7 @@ private:
       BreakStart.pop_back();
       // A switch body waits at its end for the ops it enqueued.
       Out = finishRegion(Body, {S}, std::move(Out), Start, /*Force=*/true);
-      merge(State, Out);
+      State.join(Out);
       return;
     }
     if (Sh.Regions.empty())
@@ -1132,7 +1084,7 @@ private:
     const Stmt *Body = Sh.Regions.front();
     noteBody(S, Body);
     if (isLoop(S)) {
-      merge(State, processLoopBody(S, Body, State));
+      State.join(processLoopBody(S, Body, State));
       return;
     }
     // `do { } while (0)`: the body runs once; a break or continue leaves it.
@@ -1144,7 +1096,7 @@ private:
     ContinueStart.pop_back();
     Out = finishRegion(Body, {S}, std::move(Out), Start, /*Force=*/false);
     if (containsJumps(S))
-      merge(State, Out);
+      State.join(Out);
     else
       State = std::move(Out);
     // `CHECK(cudaDeviceSynchronize())`: the body of a do-while(0) without
@@ -1256,8 +1208,11 @@ llvm::StringRef waitCauseName(WaitCause Cause) {
 
 void CraResult::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const {
   OS << "function " << FA.name() << "\n";
-  for (const std::string &Line : Trace)
-    OS << "  " << Line << "\n";
+  for (const PointState &P : States) {
+    OS << "  line " << P.Line << ": pending ";
+    P.Before.print(OS);
+    OS << "\n";
+  }
   for (const GpuOp &Op : FA.ops()) {
     const OpDecision &D = Ops[Op.Id];
     OS << "  op" << Op.Id << " line " << Op.Line << " " << Op.Callee << ": "

@@ -38,33 +38,19 @@ struct CraRun {
     FA = std::make_unique<FunctionAccesses>(*F, AST->getASTContext(), Device);
     R = runCra(*FA, std::vector<std::string>(FA->ops().size()));
   }
-  /// The pending set (op ids) traced before the statement on the line of
-  /// the snippet that holds \p Marker (e.g. `/*P1*/`).
-  std::vector<unsigned> pendingAt(const std::string &Marker) const {
-    return tracedAt(Marker, ": pending {");
-  }
+  /// The pending set (op ids) before the statement on the line of the
+  /// snippet that holds \p Marker (e.g. `/*P1*/`).
+  std::vector<unsigned> pendingAt(const std::string &Marker) const { return stateAt(Marker); }
   /// Those of them the original program had completed there.
-  std::vector<unsigned> doneAt(const std::string &Marker) const {
-    return tracedAt(Marker, "done in the original {");
-  }
-  std::vector<unsigned> tracedAt(const std::string &Marker, const std::string &List) const {
+  std::vector<unsigned> doneAt(const std::string &Marker) const { return stateAt(Marker).done(); }
+  PendingSet stateAt(const std::string &Marker) const {
     size_t At = Body.find(Marker);
     EXPECT_NE(At, std::string::npos) << Marker;
     unsigned Line = std::count(Body.begin(), Body.begin() + At, '\n') + 1 + 5;
-    std::string Prefix = "line " + std::to_string(Line) + ": pending {";
-    for (const std::string &T : R.Trace) {
-      if (T.rfind(Prefix, 0) != 0)
-        continue;
-      std::vector<unsigned> Ops;
-      size_t Begin = T.find(List);
-      if (Begin == std::string::npos)
-        return Ops;
-      size_t End = T.find('}', Begin);
-      for (size_t Pos = T.find("op", Begin); Pos < End; Pos = T.find("op", Pos + 2))
-        Ops.push_back(std::stoul(T.substr(Pos + 2)));
-      return Ops;
-    }
-    ADD_FAILURE() << "no statement traced on the line of " << Marker;
+    for (const PointState &P : R.States)
+      if (P.Line == Line)
+        return P.Before;
+    ADD_FAILURE() << "no state before a statement on the line of " << Marker;
     return {};
   }
   /// Waits of \p Cause, by line of the snippet.

@@ -19,6 +19,7 @@
 #define STREAMALLOC_CRA_CRA_H
 
 #include "streamalloc/Access/MemoryObjects.h"
+#include "streamalloc/CRA/PendingSet.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -114,6 +115,13 @@ struct ClockRead {
   std::vector<unsigned> PendingAtRead;
 };
 
+/// CRA's state before one statement.
+struct PointState {
+  const clang::Stmt *Statement;
+  unsigned Line;
+  PendingSet Before;
+};
+
 struct CraResult {
   std::vector<OpDecision> Ops; ///< indexed by GpuOp::Id
   std::vector<Wait> Waits;
@@ -123,8 +131,9 @@ struct CraResult {
   std::vector<ClockRead> ClockReads;
   /// Where the stream pool is released (end of main, before cudaDeviceReset).
   std::vector<InsertionPoint> Releases;
-  /// "line N: pending {op0, op1}" before each statement visited (--dump=pending).
-  std::vector<std::string> Trace;
+  /// The state before each statement visited, in the order of the final
+  /// analysis (--dump=pending prints them).
+  std::vector<PointState> States;
   /// Single-statement bodies (owner statement, body) that hold an async op or
   /// an insertion point: the rewriter puts them in braces.
   std::vector<std::pair<const clang::Stmt *, const clang::Stmt *>> Wrapped;

@@ -1,0 +1,58 @@
+//===- PendingSet.h - CRA's lattice: the GPU ops pending at a program point ===//
+//
+// The state CRA computes before every statement of a host function: which of
+// the function's GPU ops may still be running on the GPU in the transformed
+// program (in the order they were enqueued), and which of those the original
+// program had already completed there (it blocked since: OriginalCompletion.h).
+//
+// The join (paths meeting after an if, the back edge of a loop) is the union
+// of both parts: an op is pending after the join if it is pending on some
+// path, and done in the original if it is done on some path where it is
+// pending (a host access after the join may rely on it). The bottom element
+// is the empty set; the lattice is finite (a function has finitely many ops),
+// so the loop fixpoint terminates.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STREAMALLOC_CRA_PENDINGSET_H
+#define STREAMALLOC_CRA_PENDINGSET_H
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <vector>
+
+namespace streamalloc {
+
+/// Adds to \p Into the ops of \p From it does not hold yet, in \p From's order.
+void mergeOps(std::vector<unsigned> &Into, const std::vector<unsigned> &From);
+
+/// The ops pending at a program point, in the order enqueued (the vector),
+/// and which of them the original program had completed there (OrigDone).
+/// OrigDone may name ops no longer pending; they mean nothing (an op enqueued
+/// again while not pending starts out not done), and an entry kept too long
+/// only makes the tool wait more.
+struct PendingSet : std::vector<unsigned> {
+  std::vector<unsigned> OrigDone;
+
+  PendingSet() = default;
+  PendingSet(std::vector<unsigned> Ops) : std::vector<unsigned>(std::move(Ops)) {}
+  void clear() {
+    std::vector<unsigned>::clear();
+    OrigDone.clear();
+  }
+  bool origDone(unsigned Op) const;
+  /// The original has completed everything pending (it blocked here).
+  void originalBlocks() { mergeOps(OrigDone, *this); }
+  /// The pending ops the original had completed.
+  std::vector<unsigned> done() const;
+  /// The join with \p Other (see the file comment).
+  void join(const PendingSet &Other);
+  /// Lattice equality: the same pending ops, the same of them done in the
+  /// original (the enqueue order and stale OrigDone entries do not count).
+  bool sameState(const PendingSet &Other) const;
+  /// `{op0, op2}`, and `, done in the original {op0}` when some are done.
+  void print(llvm::raw_ostream &OS) const;
+};
+
+} // namespace streamalloc
+
+#endif

@@ -1,0 +1,73 @@
+//===- PendingSetTest.cpp - CRA's lattice -----------------------------------===//
+#include "streamalloc/CRA/PendingSet.h"
+
+#include "gtest/gtest.h"
+
+using namespace streamalloc;
+
+namespace {
+
+using Ops = std::vector<unsigned>;
+
+PendingSet state(Ops Pending, Ops Done = {}) {
+  PendingSet S(std::move(Pending));
+  S.OrigDone = std::move(Done);
+  return S;
+}
+
+std::string printed(const PendingSet &S) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  S.print(OS);
+  return Text;
+}
+
+TEST(PendingSet, JoinIsTheUnionOfPendingAndOfDoneOps) {
+  PendingSet A = state({0, 2}, {0});
+  A.join(state({1, 2}, {2}));
+  EXPECT_EQ(static_cast<const Ops &>(A), (Ops{0, 2, 1}));
+  EXPECT_EQ(A.done(), (Ops{0, 2}));
+}
+
+TEST(PendingSet, JoinIsIdempotentAndTheEmptySetIsItsIdentity) {
+  PendingSet A = state({3, 1}, {1});
+  PendingSet B = A;
+  B.join(A);
+  B.join(PendingSet());
+  EXPECT_TRUE(B.sameState(A));
+  EXPECT_EQ(static_cast<const Ops &>(B), (Ops{3, 1}));
+}
+
+TEST(PendingSet, JoinIsCommutativeAsAState) {
+  PendingSet A = state({0}, {0}), B = state({1, 0});
+  PendingSet AB = A, BA = B;
+  AB.join(B);
+  BA.join(A);
+  EXPECT_TRUE(AB.sameState(BA));
+}
+
+TEST(PendingSet, DoneOpsAreThePendingOnesTheOriginalCompletedInEnqueueOrder) {
+  PendingSet S = state({4, 2, 7}, {7, 4, 9});
+  EXPECT_TRUE(S.origDone(9)); // a stale entry, not pending
+  EXPECT_EQ(S.done(), (Ops{4, 7}));
+}
+
+TEST(PendingSet, WhenTheOriginalBlocksEveryPendingOpIsDoneThere) {
+  PendingSet S = state({5, 6});
+  S.originalBlocks();
+  EXPECT_EQ(S.done(), (Ops{5, 6}));
+}
+
+TEST(PendingSet, EqualityIgnoresEnqueueOrderAndStaleDoneEntries) {
+  EXPECT_TRUE(state({0, 1}, {1}).sameState(state({1, 0}, {1, 8})));
+  EXPECT_FALSE(state({0, 1}).sameState(state({0})));
+  EXPECT_FALSE(state({0, 1}, {1}).sameState(state({0, 1})));
+}
+
+TEST(PendingSet, PrintsPendingOpsAndThoseTheOriginalHadDone) {
+  EXPECT_EQ(printed(state({})), "{}");
+  EXPECT_EQ(printed(state({0, 2})), "{op0, op2}");
+  EXPECT_EQ(printed(state({0, 2}, {2})), "{op0, op2}, done in the original {op2}");
+}
+
+} // namespace
