@@ -215,8 +215,10 @@ def trace_table(traces):
         so, st = sync_count(o), sync_count(t)
         if st > so:
             more.append("%s (%d > %d)" % (name, st, so))
+        def count(kv, key):
+            return "?" if kv.get(key) in (None, "") else "%d" % int(float(kv[key]))
         lines.append("| %s | %d | %d | %s | %s | %.3f | %.3f |" % (
-            name, so, st, t.get("event_records_n", "?"), t.get("event_waits_n", "?"),
+            name, so, st, count(t, "event_records_n"), count(t, "event_waits_n"),
             float(o.get("wait_s", 0) or 0), float(t.get("wait_s", 0) or 0)))
     lines += ["", "Transformed runs with more syncs than their original: %s."
               % (", ".join(more) or "none")]
