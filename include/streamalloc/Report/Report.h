@@ -50,6 +50,16 @@ struct SyncReport {
   std::string Reason; ///< why it is (or is not) redundant, and why it was kept
 };
 
+/// A templated host function with GPU ops: whether its text was rewritten
+/// (every instantiation asked for the same edits) and why not.
+struct TemplateReport {
+  std::string Template;
+  unsigned Line = 0;
+  std::vector<std::string> Instances; ///< `run<float>`, ...
+  bool Rewritten = false;             ///< analysed and its edits applied (maybe none)
+  std::string Reason;                 ///< why it is left unchanged
+};
+
 struct FileReport {
   std::string File;
   bool Changed = false;
@@ -60,6 +70,7 @@ struct FileReport {
   std::vector<WaitReport> Waits;
   std::vector<PinReport> Buffers;
   std::vector<SyncReport> Syncs;
+  std::vector<TemplateReport> Templates;
 };
 
 void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files);
