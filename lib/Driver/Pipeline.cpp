@@ -325,7 +325,8 @@ public:
         auto It = TemplateVerdicts.find(F->getCanonicalDecl());
         if (It != TemplateVerdicts.end() && It->second.empty())
           continue; // reported with its instantiation's analysis
-        Why = It == TemplateVerdicts.end() ? NeverInstantiated : It->second;
+        Why = "inside a template: " +
+              std::string(It == TemplateVerdicts.end() ? NeverInstantiated : It->second);
       }
       OpReport R;
       R.Function = F->getQualifiedNameAsString();
@@ -363,8 +364,7 @@ private:
 
   bool dumps(DumpStage D) const { return llvm::is_contained(Options.Dumps, D); }
 
-  static constexpr const char *NeverInstantiated =
-      "inside a template that is never instantiated in this file";
+  static constexpr const char *NeverInstantiated = "never instantiated in this file";
 
   /// Analyses every instantiation of \p T on its own, with a rewriter of its
   /// own, and rewrites the template's text (once, from the first
@@ -393,11 +393,11 @@ private:
       Result.Graph = std::move(Graph);
       GraphClusters = Clusters;
       if (const Edit *E = Trial.edits().firstOutside(Begin, End))
-        return "inside a template: the rewrite of `" + Name + "` would edit line " +
-               LineOf(E->Offset) + ", outside the template's text";
+        return "the rewrite of `" + Name + "` would edit line " + LineOf(E->Offset) +
+               ", outside the template's text";
       std::string Output, Error;
       if (!Trial.finish(Facts.IncludeEnds, Output, Error))
-        return "inside a template: the rewrite of `" + Name + "` fails: " + Error;
+        return "the rewrite of `" + Name + "` fails: " + Error;
       if (!FirstEdits) {
         FirstEdits = Trial.edits();
         FirstOutput = std::move(Output);
@@ -405,8 +405,8 @@ private:
       }
       if (Output != FirstOutput) {
         std::optional<unsigned> At = FirstEdits->firstDifference(Trial.edits());
-        return "inside a template: its instantiations `" + instanceName(*T.Instances.front()) +
-               "` and `" + Name + "` would be rewritten differently" +
+        return "its instantiations `" + instanceName(*T.Instances.front()) + "` and `" + Name +
+               "` would be rewritten differently" +
                (At ? " (first at line " + LineOf(*At) + ")" : std::string());
       }
     }
