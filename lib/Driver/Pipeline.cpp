@@ -103,7 +103,7 @@ bool isHostFunctionOfTheFile(const FunctionDecl *F, const SourceManager &SM) {
 }
 
 /// A host function analysed on its own (an instantiation is analysed as part
-/// of its template, see runTemplate()).
+/// of its template, see tryTemplate()).
 bool isAnalysedHostFunction(const FunctionDecl *F, const SourceManager &SM) {
   return isHostFunctionOfTheFile(F, SM) && !F->isDependentContext() &&
          !F->isTemplateInstantiation();
@@ -311,13 +311,21 @@ public:
       if (Options.StreamOrderedAlloc && S.Blockers.empty())
         AllocGroups[F] = allocGroups(*F, Ctx);
     keepAllocationsSynchronousBesideSynchronousOnes(WithAllocs, Ctx);
+    // Per template pattern: why it is left unchanged ("" when rewritten).
+    // A template left unchanged keeps its allocations synchronous, which may
+    // keep others synchronous too (and so change other templates' trials).
+    llvm::DenseMap<const FunctionDecl *, std::string> TemplateVerdicts;
+    do {
+      for (const TemplateInstances &T : Templates)
+        TemplateVerdicts[T.Pattern->getCanonicalDecl()] = tryTemplate(T, Ctx, Device, S.Blockers);
+    } while (keepAllocationsOfUnchangedTemplatesSynchronous(Templates, TemplateVerdicts, WithAllocs,
+                                                            Ctx));
     for (const FunctionDecl *F : S.Functions)
       runFunction(*F, Ctx, Device, Rewriter, S.Blockers, Dump);
-    // Per template pattern: why it is left unchanged ("" when analysed).
-    llvm::DenseMap<const FunctionDecl *, std::string> TemplateVerdicts;
+    // Each edit of a template once, from its first instantiation.
     for (const TemplateInstances &T : Templates)
-      TemplateVerdicts[T.Pattern->getCanonicalDecl()] =
-          runTemplate(T, Ctx, Device, Rewriter, S.Blockers, Dump);
+      if (TemplateVerdicts[T.Pattern->getCanonicalDecl()].empty())
+        runFunction(*T.Instances.front(), Ctx, Device, Rewriter, S.Blockers, Dump);
     reportTemplates(Templates, TemplateVerdicts, S.OpsInTemplates, SM);
     for (auto [Call, F] : S.OpsInTemplates) {
       std::string Why = "inside a lambda; this version does not transform lambda bodies";
@@ -367,13 +375,12 @@ private:
   static constexpr const char *NeverInstantiated = "never instantiated in this file";
 
   /// Analyses every instantiation of \p T on its own, with a rewriter of its
-  /// own, and rewrites the template's text (once, from the first
-  /// instantiation) only when all of them produce the same output byte for
-  /// byte: then the rewritten text is right for each. Returns "" when it was
-  /// analysed, otherwise why the template is left unchanged.
-  std::string runTemplate(const TemplateInstances &T, ASTContext &Ctx, FunctionSummaries &Device,
-                          FileRewriter &Rewriter, const std::vector<std::string> &FileBlockers,
-                          llvm::raw_ostream &Dump) {
+  /// own. The template's text may be rewritten (from any one instantiation)
+  /// only when all of them produce the same output byte for byte: then the
+  /// rewritten text is right for each. Returns "" when it may, otherwise why
+  /// the template is left unchanged.
+  std::string tryTemplate(const TemplateInstances &T, ASTContext &Ctx, FunctionSummaries &Device,
+                          const std::vector<std::string> &FileBlockers) {
     const SourceManager &SM = Ctx.getSourceManager();
     auto LineOf = [&](unsigned Offset) {
       return std::to_string(SM.getLineNumber(SM.getMainFileID(), Offset));
@@ -395,23 +402,48 @@ private:
       if (const Edit *E = Trial.edits().firstOutside(Begin, End))
         return "the rewrite of `" + Name + "` would edit line " + LineOf(E->Offset) +
                ", outside the template's text";
+      EditList Edits = Trial.edits(); // the function's, without the stream pool
       std::string Output, Error;
       if (!Trial.finish(Facts.IncludeEnds, Output, Error))
         return "the rewrite of `" + Name + "` fails: " + Error;
       if (!FirstEdits) {
-        FirstEdits = Trial.edits();
+        FirstEdits = std::move(Edits);
         FirstOutput = std::move(Output);
         continue;
       }
       if (Output != FirstOutput) {
-        std::optional<unsigned> At = FirstEdits->firstDifference(Trial.edits());
+        std::optional<unsigned> At = FirstEdits->firstDifference(Edits);
         return "its instantiations `" + instanceName(*T.Instances.front()) + "` and `" + Name +
                "` would be rewritten differently" +
                (At ? " (first at line " + LineOf(*At) + ")" : std::string());
       }
     }
-    runFunction(*T.Instances.front(), Ctx, Device, Rewriter, FileBlockers, Dump);
     return "";
+  }
+
+  /// Keeps the allocation groups of the templates left unchanged synchronous
+  /// (their text is not rewritten), then the groups that rule keeps
+  /// synchronous beside them. Returns whether any group changed.
+  bool keepAllocationsOfUnchangedTemplatesSynchronous(
+      const std::vector<TemplateInstances> &Templates,
+      const llvm::DenseMap<const FunctionDecl *, std::string> &Verdicts,
+      llvm::ArrayRef<const FunctionDecl *> WithAllocs, ASTContext &Ctx) {
+    bool Changed = false;
+    for (const TemplateInstances &T : Templates) {
+      const std::string &Why = Verdicts.find(T.Pattern->getCanonicalDecl())->second;
+      if (Why.empty())
+        continue;
+      for (const FunctionDecl *I : T.Instances)
+        if (auto It = AllocGroups.find(I); It != AllocGroups.end())
+          for (AllocGroup &G : It->second)
+            if (G.WhySync.empty()) {
+              G.WhySync = "its template is left unchanged: " + Why;
+              Changed = true;
+            }
+    }
+    if (Changed)
+      keepAllocationsSynchronousBesideSynchronousOnes(WithAllocs, Ctx);
+    return Changed;
   }
 
   /// One line per template whose pattern has GPU ops: analysed, or why not.
