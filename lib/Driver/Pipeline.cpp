@@ -8,6 +8,7 @@
 #include "streamalloc/Driver/InactiveCode.h"
 #include "streamalloc/Driver/NvccPrelude.h"
 #include "streamalloc/Driver/ParseDiagnostics.h"
+#include "streamalloc/Driver/TemplateInstances.h"
 #include "streamalloc/Model/ApiModel.h"
 #include "streamalloc/Profit/Profitability.h"
 #include "streamalloc/Transform/FileRewriter.h"
@@ -87,25 +88,30 @@ private:
   unsigned Depth = 0;
 };
 
-bool isAnalysedHostFunction(const FunctionDecl *F, const SourceManager &SM) {
+/// A host function written in the main file, other than a lambda; templated
+/// or not.
+bool isHostFunctionOfTheFile(const FunctionDecl *F, const SourceManager &SM) {
   if (!F->doesThisDeclarationHaveABody() || F->isImplicit() || F->isDefaulted())
     return false;
   if (!SM.isWrittenInMainFile(SM.getExpansionLoc(F->getLocation())))
     return false;
   if (F->hasAttr<CUDAGlobalAttr>() || F->hasAttr<CUDADeviceAttr>())
     return false;
-  if (F->isDependentContext() || F->isTemplateInstantiation())
-    return false;
   if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->getParent()->isLambda())
     return false;
   return true;
 }
 
-/// Why an op found outside the analysed functions was left alone.
-std::string whySkipped(const FunctionDecl *F) {
-  if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->getParent()->isLambda())
-    return "inside a lambda; this version does not transform lambda bodies";
-  return "inside a template; this version does not transform templated code";
+/// A host function analysed on its own (an instantiation is analysed as part
+/// of its template, see tryTemplate()).
+bool isAnalysedHostFunction(const FunctionDecl *F, const SourceManager &SM) {
+  return isHostFunctionOfTheFile(F, SM) && !F->isDependentContext() &&
+         !F->isTemplateInstantiation();
+}
+
+bool isLambdaBody(const FunctionDecl *F) {
+  const auto *M = dyn_cast<CXXMethodDecl>(F);
+  return M && M->getParent()->isLambda();
 }
 
 /// Collects the host functions to analyse, file-level blockers, and GPU ops
@@ -296,13 +302,40 @@ public:
     QueriesMemory = S.QueriesMemory;
     if (dumps(DumpStage::Summaries))
       Device.print(Dump, Ctx);
-    for (const FunctionDecl *F : S.Functions)
+    std::vector<TemplateInstances> Templates = findTemplateInstances(
+        Ctx, [&](const FunctionDecl *F) { return isHostFunctionOfTheFile(F, SM); });
+    std::vector<const FunctionDecl *> WithAllocs = S.Functions;
+    for (const TemplateInstances &T : Templates)
+      llvm::append_range(WithAllocs, T.Instances);
+    for (const FunctionDecl *F : WithAllocs)
       if (Options.StreamOrderedAlloc && S.Blockers.empty())
         AllocGroups[F] = allocGroups(*F, Ctx);
-    keepAllocationsSynchronousBesideSynchronousOnes(S.Functions, Ctx);
+    keepAllocationsSynchronousBesideSynchronousOnes(WithAllocs, Ctx);
+    // Per template pattern: why it is left unchanged ("" when rewritten).
+    // A template left unchanged keeps its allocations synchronous, which may
+    // keep others synchronous too (and so change other templates' trials).
+    llvm::DenseMap<const FunctionDecl *, std::string> TemplateVerdicts;
+    do {
+      for (const TemplateInstances &T : Templates)
+        TemplateVerdicts[T.Pattern->getCanonicalDecl()] = tryTemplate(T, Ctx, Device, S.Blockers);
+    } while (keepAllocationsOfUnchangedTemplatesSynchronous(Templates, TemplateVerdicts, WithAllocs,
+                                                            Ctx));
     for (const FunctionDecl *F : S.Functions)
       runFunction(*F, Ctx, Device, Rewriter, S.Blockers, Dump);
+    // Each edit of a template once, from its first instantiation.
+    for (const TemplateInstances &T : Templates)
+      if (TemplateVerdicts[T.Pattern->getCanonicalDecl()].empty())
+        runFunction(*T.Instances.front(), Ctx, Device, Rewriter, S.Blockers, Dump);
+    reportTemplates(Templates, TemplateVerdicts, S.OpsInTemplates, SM);
     for (auto [Call, F] : S.OpsInTemplates) {
+      std::string Why = "inside a lambda; this version does not transform lambda bodies";
+      if (!isLambdaBody(F)) {
+        auto It = TemplateVerdicts.find(F->getCanonicalDecl());
+        if (It != TemplateVerdicts.end() && It->second.empty())
+          continue; // reported with its instantiation's analysis
+        Why = "inside a template: " +
+              std::string(It == TemplateVerdicts.end() ? NeverInstantiated : It->second);
+      }
       OpReport R;
       R.Function = F->getQualifiedNameAsString();
       R.Line = SM.getSpellingLineNumber(SM.getFileLoc(Call->getBeginLoc()));
@@ -311,7 +344,7 @@ public:
       if (R.Callee.empty())
         R.Callee = "kernel";
       R.Kind = isa<CUDAKernelCallExpr>(Call) ? "launch" : "copy";
-      R.Reason = whySkipped(F);
+      R.Reason = Why;
       Result.Report.Ops.push_back(std::move(R));
     }
     llvm::sort(Result.Report.Ops, [](const OpReport &A, const OpReport &B) {
@@ -338,6 +371,108 @@ private:
   bool QueriesMemory = false;
 
   bool dumps(DumpStage D) const { return llvm::is_contained(Options.Dumps, D); }
+
+  static constexpr const char *NeverInstantiated = "never instantiated in this file";
+
+  /// Analyses every instantiation of \p T on its own, with a rewriter of its
+  /// own. The template's text may be rewritten (from any one instantiation)
+  /// only when all of them produce the same output byte for byte: then the
+  /// rewritten text is right for each. Returns "" when it may, otherwise why
+  /// the template is left unchanged.
+  std::string tryTemplate(const TemplateInstances &T, ASTContext &Ctx, FunctionSummaries &Device,
+                          const std::vector<std::string> &FileBlockers) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    auto LineOf = [&](unsigned Offset) {
+      return std::to_string(SM.getLineNumber(SM.getMainFileID(), Offset));
+    };
+    auto [Begin, End] = patternRange(*T.Pattern);
+    std::optional<EditList> FirstEdits;
+    std::string FirstOutput;
+    for (const FunctionDecl *Instance : T.Instances) {
+      std::string Name = instanceName(*Instance);
+      FileRewriter Trial(Ctx);
+      // The trial's report, graph and dumps are dropped: only its edits count.
+      FileReport Report = Result.Report;
+      std::string Graph = Result.Graph;
+      unsigned Clusters = GraphClusters;
+      runFunction(*Instance, Ctx, Device, Trial, FileBlockers, llvm::nulls());
+      Result.Report = std::move(Report);
+      Result.Graph = std::move(Graph);
+      GraphClusters = Clusters;
+      if (const Edit *E = Trial.edits().firstOutside(Begin, End))
+        return "the rewrite of `" + Name + "` would edit line " + LineOf(E->Offset) +
+               ", outside the template's text";
+      EditList Edits = Trial.edits(); // the function's, without the stream pool
+      std::string Output, Error;
+      if (!Trial.finish(Facts.IncludeEnds, Output, Error))
+        return "the rewrite of `" + Name + "` fails: " + Error;
+      if (!FirstEdits) {
+        FirstEdits = std::move(Edits);
+        FirstOutput = std::move(Output);
+        continue;
+      }
+      if (Output != FirstOutput) {
+        std::optional<unsigned> At = FirstEdits->firstDifference(Edits);
+        return "its instantiations `" + instanceName(*T.Instances.front()) + "` and `" + Name +
+               "` would be rewritten differently" +
+               (At ? " (first at line " + LineOf(*At) + ")" : std::string());
+      }
+    }
+    return "";
+  }
+
+  /// Keeps the allocation groups of the templates left unchanged synchronous
+  /// (their text is not rewritten), then the groups that rule keeps
+  /// synchronous beside them. Returns whether any group changed.
+  bool keepAllocationsOfUnchangedTemplatesSynchronous(
+      const std::vector<TemplateInstances> &Templates,
+      const llvm::DenseMap<const FunctionDecl *, std::string> &Verdicts,
+      llvm::ArrayRef<const FunctionDecl *> WithAllocs, ASTContext &Ctx) {
+    bool Changed = false;
+    for (const TemplateInstances &T : Templates) {
+      const std::string &Why = Verdicts.find(T.Pattern->getCanonicalDecl())->second;
+      if (Why.empty())
+        continue;
+      for (const FunctionDecl *I : T.Instances)
+        if (auto It = AllocGroups.find(I); It != AllocGroups.end())
+          for (AllocGroup &G : It->second)
+            if (G.WhySync.empty()) {
+              G.WhySync = "its template is left unchanged: " + Why;
+              Changed = true;
+            }
+    }
+    if (Changed)
+      keepAllocationsSynchronousBesideSynchronousOnes(WithAllocs, Ctx);
+    return Changed;
+  }
+
+  /// One line per template whose pattern has GPU ops: analysed, or why not.
+  void
+  reportTemplates(const std::vector<TemplateInstances> &Templates,
+                  const llvm::DenseMap<const FunctionDecl *, std::string> &Verdicts,
+                  const std::vector<std::pair<const Expr *, const FunctionDecl *>> &OpsInTemplates,
+                  const SourceManager &SM) {
+    std::vector<const FunctionDecl *> Patterns;
+    for (auto [Call, F] : OpsInTemplates)
+      if (!isLambdaBody(F) && !llvm::is_contained(Patterns, F->getCanonicalDecl()))
+        Patterns.push_back(F->getCanonicalDecl());
+    for (const FunctionDecl *P : Patterns) {
+      TemplateReport R;
+      auto T = llvm::find_if(Templates, [&](const TemplateInstances &T) {
+        return T.Pattern->getCanonicalDecl() == P;
+      });
+      const FunctionDecl *Def = T != Templates.end() ? T->Pattern : P;
+      R.Template = Def->getQualifiedNameAsString();
+      R.Line = SM.getExpansionLineNumber(Def->getLocation());
+      if (T != Templates.end())
+        for (const FunctionDecl *I : T->Instances)
+          R.Instances.push_back(instanceName(*I));
+      auto It = Verdicts.find(P);
+      R.Rewritten = It != Verdicts.end() && It->second.empty();
+      R.Reason = It == Verdicts.end() ? NeverInstantiated : It->second;
+      Result.Report.Templates.push_back(std::move(R));
+    }
+  }
 
   /// Per function, its groups of cudaMalloc/cudaFree calls, each with why it
   /// stays synchronous (empty: it may become stream-ordered), as far as the

@@ -1,6 +1,7 @@
 //===- Report.cpp ---------------------------------------------------------===//
 #include "streamalloc/Report/Report.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -80,6 +81,14 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     for (const SyncReport &S : F.Syncs)
       OS << "  " << F.File << ":" << S.Line << ": " << S.Callee << "(): " << syncStatus(S) << ": "
          << S.Reason << "\n";
+    for (const TemplateReport &T : F.Templates) {
+      OS << "  " << F.File << ":" << T.Line << ": template `" << T.Template << "`";
+      if (T.Rewritten)
+        OS << ": analysed per instantiation (" << llvm::join(T.Instances, ", ")
+           << "), which agree on every edit\n";
+      else
+        OS << ": left unchanged: " << T.Reason << "\n";
+    }
   }
   if (AnyAsync)
     OS << AsyncErrorNote << "\n";
@@ -140,16 +149,33 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
                                          {"op_lines", lines(W.OpLines)}});
     for (const std::string &B : F.FileBlockers)
       Blockers.push_back(B);
-    JFiles.push_back(llvm::json::Object{{"file", F.File},
-                                        {"changed", F.Changed},
-                                        {"streams", F.Streams},
-                                        {"file_blockers", std::move(Blockers)},
-                                        {"ops", std::move(Ops)},
-                                        {"waits", std::move(Waits)},
-                                        {"host_buffers", std::move(Buffers)},
-                                        {"syncs", std::move(Syncs)},
-                                        {"clock_reads", std::move(Clocks)},
-                                        {"functions", std::move(Functions)}});
+    llvm::json::Array Templates;
+    for (const TemplateReport &T : F.Templates) {
+      llvm::json::Array Instances;
+      for (const std::string &I : T.Instances)
+        Instances.push_back(I);
+      llvm::json::Object J{{"template", T.Template},
+                           {"line", T.Line},
+                           {"instances", std::move(Instances)},
+                           {"rewritten", T.Rewritten}};
+      if (!T.Rewritten)
+        J["reason"] = T.Reason;
+      Templates.push_back(std::move(J));
+    }
+    llvm::json::Object JFile{{"file", F.File},
+                             {"changed", F.Changed},
+                             {"streams", F.Streams},
+                             {"file_blockers", std::move(Blockers)},
+                             {"ops", std::move(Ops)},
+                             {"waits", std::move(Waits)},
+                             {"host_buffers", std::move(Buffers)},
+                             {"syncs", std::move(Syncs)},
+                             {"clock_reads", std::move(Clocks)},
+                             {"functions", std::move(Functions)}};
+    // Absent from reports without templated GPU code, which stay as they were.
+    if (!Templates.empty())
+      JFile["templates"] = std::move(Templates);
+    JFiles.push_back(std::move(JFile));
   }
   llvm::json::Object Top{{"files", std::move(JFiles)}, {"note", AsyncErrorNote}};
   if (const char *Note = syncNote(Files))

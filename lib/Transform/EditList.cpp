@@ -7,16 +7,43 @@
 
 namespace streamalloc {
 
-bool EditList::apply(llvm::StringRef Original, std::string &Result, std::string &Error) const {
+const Edit *EditList::firstOutside(unsigned Begin, unsigned End) const {
+  for (const Edit &E : Edits)
+    if (E.Offset < Begin || E.Offset + E.Length > End || (E.Length == 0 && E.Offset == End))
+      return &E;
+  return nullptr;
+}
+
+/// Indices of \p Edits in the order they are applied: by offset; at one
+/// offset insertions first (in the order added), then the replacement that
+/// starts there.
+static std::vector<unsigned> applicationOrder(const std::vector<Edit> &Edits) {
   std::vector<unsigned> Order(Edits.size());
   std::iota(Order.begin(), Order.end(), 0);
-  // By offset; at one offset insertions first (in the order added), then the
-  // replacement that starts there.
   llvm::stable_sort(Order, [&](unsigned A, unsigned B) {
     if (Edits[A].Offset != Edits[B].Offset)
       return Edits[A].Offset < Edits[B].Offset;
     return Edits[A].Length == 0 && Edits[B].Length != 0;
   });
+  return Order;
+}
+
+std::optional<unsigned> EditList::firstDifference(const EditList &Other) const {
+  std::vector<unsigned> Mine = applicationOrder(Edits), Theirs = applicationOrder(Other.Edits);
+  for (unsigned I = 0; I < Mine.size() || I < Theirs.size(); ++I) {
+    if (I == Mine.size())
+      return Other.Edits[Theirs[I]].Offset;
+    if (I == Theirs.size())
+      return Edits[Mine[I]].Offset;
+    const Edit &A = Edits[Mine[I]], &B = Other.Edits[Theirs[I]];
+    if (A.Offset != B.Offset || A.Length != B.Length || A.Text != B.Text)
+      return std::min(A.Offset, B.Offset);
+  }
+  return std::nullopt;
+}
+
+bool EditList::apply(llvm::StringRef Original, std::string &Result, std::string &Error) const {
+  std::vector<unsigned> Order = applicationOrder(Edits);
   Result.clear();
   unsigned Pos = 0;
   for (unsigned I : Order) {

@@ -382,8 +382,14 @@ void FileRewriter::addPinning(const std::vector<PinDecision> &Decisions) {
                              ? Helper + "(" + Count + ", sizeof(" + Type + "))"
                              : Helper + "(sizeof(" + Type + ") * (" + Count + "))";
       unsigned Begin = SM.getFileOffset(New->getBeginLoc());
-      P->Edits.replace(Begin, TokenEnd(New->getEndLoc()) - Begin,
-                       "static_cast<" + Type + " *>(" + Call + ")");
+      unsigned End = TokenEnd(New->getEndLoc());
+      // In a template instantiation Clang's range of `new T[n]` ends before
+      // `[n]`: the expression goes on to the `]` after the size.
+      if (std::optional<Token> Close =
+              Lexer::findNextToken(SM.getExpansionLoc((*New->getArraySize())->getEndLoc()), SM, LO);
+          Close && Close->is(tok::r_square))
+        End = std::max(End, TokenEnd(Close->getLocation()));
+      P->Edits.replace(Begin, End - Begin, "static_cast<" + Type + " *>(" + Call + ")");
     }
     if (!D.Releases.empty())
       P->HelpersCalled.insert(Kind + "free");

@@ -46,3 +46,28 @@ TEST(EditList, NoEditsLeaveTheTextByteForByte) {
   ASSERT_TRUE(EditList().apply(Text, Out, Error));
   EXPECT_EQ(Out, Text);
 }
+
+TEST(EditList, FirstOutsideFindsAnEditBeyondTheText) {
+  EditList E;
+  E.insert(4, "a");     // inside [4, 10)
+  E.replace(6, 4, "b"); // ends at 10: inside
+  EXPECT_EQ(E.firstOutside(4, 10), nullptr);
+  E.insert(10, "c"); // after the text
+  ASSERT_NE(E.firstOutside(4, 10), nullptr);
+  EXPECT_EQ(E.firstOutside(4, 10)->Text, "c");
+  EXPECT_EQ(E.firstOutside(0, 20), nullptr);
+  EXPECT_EQ(E.firstOutside(5, 20)->Text, "a");
+}
+
+TEST(EditList, FirstDifferenceIsWhereTwoListsEditDifferently) {
+  EditList A, B;
+  A.insert(3, "x");
+  A.replace(8, 2, "y");
+  B.replace(8, 2, "y"); // same edits, added in another order
+  B.insert(3, "x");
+  EXPECT_EQ(A.firstDifference(B), std::nullopt);
+  B.insert(12, "z");
+  EXPECT_EQ(A.firstDifference(B), 12u);
+  A.insert(5, "w");
+  EXPECT_EQ(A.firstDifference(B), 5u);
+}

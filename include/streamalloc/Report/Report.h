@@ -66,6 +66,16 @@ struct FunctionExtent {
   unsigned Line = 0, EndLine = 0;
 };
 
+/// A templated host function with GPU ops: whether its text was rewritten
+/// (every instantiation asked for the same edits) and why not.
+struct TemplateReport {
+  std::string Template;
+  unsigned Line = 0;
+  std::vector<std::string> Instances; ///< `run<float>`, ...
+  bool Rewritten = false;             ///< analysed and its edits applied (maybe none)
+  std::string Reason;                 ///< why it is left unchanged
+};
+
 struct FileReport {
   std::string File;
   bool Changed = false;
@@ -78,6 +88,7 @@ struct FileReport {
   std::vector<SyncReport> Syncs;
   std::vector<ClockReadReport> ClockReads;
   std::vector<FunctionExtent> Functions;
+  std::vector<TemplateReport> Templates;
 };
 
 void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files);

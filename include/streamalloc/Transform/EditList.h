@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,12 @@ public:
   unsigned size() const { return Edits.size(); }
   /// Smallest offset any edit touches (UINT_MAX when there is none).
   unsigned firstOffset() const;
+  /// The first edit (in the order added) that is not inside the text
+  /// [\p Begin, \p End): an insertion at \p End, after the text, is outside.
+  const Edit *firstOutside(unsigned Begin, unsigned End) const;
+  /// The smallest offset at which this list and \p Other edit differently
+  /// (in the order apply() makes the edits), or none when they are the same.
+  std::optional<unsigned> firstDifference(const EditList &Other) const;
 
   /// Applies every edit to \p Original. Fails (returns false, sets \p Error)
   /// when two replacements overlap or an edit lies outside the text.
