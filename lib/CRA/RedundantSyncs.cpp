@@ -154,37 +154,14 @@ private:
   }
 
   static bool cudaLibrary(const FunctionDecl *F, const SourceManager &SM) {
-    llvm::StringRef Name = F->getName();
-    if (Name.starts_with("cu") || Name.starts_with("nccl") || Name.starts_with("nv"))
-      return true;
-    return SM.getFilename(SM.getExpansionLoc(F->getLocation())).lower().find("cuda") !=
-           std::string::npos;
+    return hasNamePrefix(ApiNameGroup::GpuLibrary, F->getName()) ||
+           isGpuLibraryHeader(SM.getFilename(SM.getExpansionLoc(F->getLocation())));
   }
 
   /// A synchronous copy to host memory returns only once it has completed
   /// (any other copy, a fill or a launch may still be running after it).
   static bool completesOnReturn(const GpuOp &Op) {
-    if (Op.Kind != GpuOpKind::Copy)
-      return false;
-    const auto *Call = dyn_cast<CallExpr>(Op.Call);
-    if (!Call)
-      return false;
-    bool ToHost = false, Other = false;
-    for (const Expr *Arg : Call->arguments()) {
-      if (isa<CXXDefaultArgExpr>(Arg)) {
-        ToHost |= Op.Callee == "cudaMemcpyFromSymbol"; // its default kind
-        continue;
-      }
-      const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
-      const auto *Kind = Ref ? dyn_cast<EnumConstantDecl>(Ref->getDecl()) : nullptr;
-      if (!Kind || !Kind->getName().starts_with("cudaMemcpy"))
-        continue;
-      if (Kind->getName() == "cudaMemcpyDeviceToHost")
-        ToHost = true;
-      else
-        Other = true;
-    }
-    return ToHost && !Other;
+    return copyDirectionOf(Op) == CopyDirection::DeviceToHost;
   }
 
   /// Why \p Call may leave GPU work the analysis does not track running on
@@ -204,12 +181,12 @@ private:
     if (!F)
       return "the call through a pointer" + At + " may enqueue GPU work";
     std::string Name = F->getNameAsString();
-    if (llvm::StringRef(Name).starts_with("__cuda"))
+    if (hasNamePrefix(ApiNameGroup::LaunchConfiguration, Name))
       return std::nullopt; // a launch's configuration (<<<...>>>), part of the launch
     if (F->getIdentifier() && F->getDeclContext()->getRedeclContext()->isTranslationUnit())
       if (const ApiFunction *Api = lookupApi(F->getName())) {
         if (Api->isGpuOp() || Api->Kind == ApiKind::UserStreams ||
-            llvm::StringRef(Name).ends_with("Async"))
+            Api->has(ApiCap::EnqueuesOnStream))
           return "`" + Name + "`" + At + " enqueues work on the legacy default stream";
         return std::nullopt;
       }
@@ -297,7 +274,7 @@ private:
     auto IsSuccess = [](const Expr *E) {
       E = E->IgnoreParenImpCasts();
       if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-        return Ref->getDecl()->getName() == "cudaSuccess";
+        return isApiSymbol(Ref->getDecl()->getName(), ApiSymbol::cudaSuccess);
       if (const auto *Lit = dyn_cast<IntegerLiteral>(E))
         return Lit->getValue() == 0;
       return false;

@@ -1,8 +1,11 @@
 //===- Report.cpp ---------------------------------------------------------===//
 #include "streamalloc/Report/Report.h"
+#include "streamalloc/Model/ApiModel.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+
+#include <optional>
 
 namespace streamalloc {
 
@@ -14,17 +17,19 @@ constexpr const char *DroppedSyncNote =
     "note: redundant syncs were removed (--keep-syncs keeps them); a sync followed by a clock "
     "read in the same pass stays, and before every clock read the tool waits for the GPU work "
     "the original had finished there (--timers=keep)";
-constexpr const char *DroppedUntimedSyncNote =
-    "note: redundant syncs were removed (--keep-syncs keeps them) and clock reads do not wait "
-    "(--timers=ignore): timing code around them (e.g. `cudaDeviceSynchronize(); t1 = now();`) "
-    "no longer waits for the GPU";
+std::string droppedUntimedSyncNote() {
+  return "note: redundant syncs were removed (--keep-syncs keeps them) and clock reads do not "
+         "wait (--timers=ignore): timing code around them (e.g. `" +
+         apiOfKind(ApiKind::DeviceSync).Name.str() +
+         "(); t1 = now();`) no longer waits for the GPU";
+}
 constexpr const char *TimersIgnoredNote =
     "note: --timers=ignore: clock reads do not wait for GPU work, so printed times may change "
     "meaning";
 
 /// The note on redundant syncs and clock reads, once for all files (null
 /// when there is nothing to say).
-const char *syncNote(const std::vector<FileReport> &Files) {
+std::optional<std::string> syncNote(const std::vector<FileReport> &Files) {
   bool Dropped = false, TimersIgnored = false;
   for (const FileReport &F : Files) {
     TimersIgnored |= F.TimersIgnored;
@@ -32,8 +37,10 @@ const char *syncNote(const std::vector<FileReport> &Files) {
       Dropped |= S.Dropped;
   }
   if (Dropped)
-    return TimersIgnored ? DroppedUntimedSyncNote : DroppedSyncNote;
-  return TimersIgnored ? TimersIgnoredNote : nullptr;
+    return TimersIgnored ? droppedUntimedSyncNote() : DroppedSyncNote;
+  if (TimersIgnored)
+    return TimersIgnoredNote;
+  return std::nullopt;
 }
 
 std::string syncStatus(const SyncReport &S) {
@@ -83,8 +90,8 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
   }
   if (AnyAsync)
     OS << AsyncErrorNote << "\n";
-  if (const char *Note = syncNote(Files))
-    OS << Note << "\n";
+  if (std::optional<std::string> Note = syncNote(Files))
+    OS << *Note << "\n";
 }
 
 void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files) {
@@ -139,8 +146,8 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
                                         {"syncs", std::move(Syncs)}});
   }
   llvm::json::Object Top{{"files", std::move(JFiles)}, {"note", AsyncErrorNote}};
-  if (const char *Note = syncNote(Files))
-    Top["sync_note"] = Note;
+  if (std::optional<std::string> Note = syncNote(Files))
+    Top["sync_note"] = *Note;
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Top))) << "\n";
 }
 
