@@ -254,7 +254,7 @@ const char *opKindName(GpuOpKind K) {
   case GpuOpKind::Alloc:
     return "alloc";
   case GpuOpKind::Free:
-    return "free";
+    return "free"; // not an API name
   }
   llvm_unreachable("not an op kind");
 }
@@ -470,7 +470,7 @@ private:
       for (const CallExpr *Call : G.Allocs)
         Add(Call, "alloc");
       for (const CallExpr *Call : G.Frees)
-        Add(Call, "free");
+        Add(Call, "free"); // not an API name
     }
   }
 
