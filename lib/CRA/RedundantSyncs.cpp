@@ -28,12 +28,17 @@ namespace streamalloc {
 
 namespace {
 
+/// The row of a function declared at file scope (a C or CUDA function; the
+/// C++ library's are left to the library checks below).
+const ApiFunction *globalApi(const FunctionDecl *F) {
+  return F && F->getDeclContext()->getRedeclContext()->isTranslationUnit() ? modelledFunction(F)
+                                                                           : nullptr;
+}
+
 /// The device-sync API a call names (cudaDeviceSynchronize,
 /// cudaThreadSynchronize), if it is one.
 const ApiFunction *deviceSyncApi(const FunctionDecl *F) {
-  if (!F || !F->getIdentifier() || !F->getDeclContext()->getRedeclContext()->isTranslationUnit())
-    return nullptr;
-  const ApiFunction *Api = lookupApi(F->getName());
+  const ApiFunction *Api = globalApi(F);
   return Api && Api->Kind == ApiKind::DeviceSync ? Api : nullptr;
 }
 
@@ -183,13 +188,11 @@ private:
     std::string Name = F->getNameAsString();
     if (hasNamePrefix(ApiNameGroup::LaunchConfiguration, Name))
       return std::nullopt; // a launch's configuration (<<<...>>>), part of the launch
-    if (F->getIdentifier() && F->getDeclContext()->getRedeclContext()->isTranslationUnit())
-      if (const ApiFunction *Api = lookupApi(F->getName())) {
-        if (Api->isGpuOp() || Api->Kind == ApiKind::UserStreams ||
-            Api->has(ApiCap::EnqueuesOnStream))
-          return "`" + Name + "`" + At + " enqueues work on the legacy default stream";
-        return std::nullopt;
-      }
+    if (const ApiFunction *Api = globalApi(F)) {
+      if (Api->isGpuOp() || Api->Kind == ApiKind::UserStreams || Api->has(ApiCap::EnqueuesOnStream))
+        return "`" + Name + "`" + At + " enqueues work on the legacy default stream";
+      return std::nullopt;
+    }
     const FunctionDecl *Def = nullptr;
     bool Library =
         F->isInStdNamespace() || (SM.isInSystemHeader(F->getLocation()) && !cudaLibrary(F, SM));
@@ -341,10 +344,7 @@ private:
         return false;
       if (const auto *C = dyn_cast<CallExpr>(S)) {
         const FunctionDecl *F = C->getDirectCallee();
-        const ApiFunction *Api =
-            F && F->getIdentifier() && F->getDeclContext()->getRedeclContext()->isTranslationUnit()
-                ? lookupApi(F->getName())
-                : nullptr;
+        const ApiFunction *Api = globalApi(F);
         bool Query = Api && Api->Kind == ApiKind::Pure;
         bool GivenResult = llvm::any_of(C->arguments(), UsesResult);
         if (!Query && !GivenResult)
