@@ -34,3 +34,5 @@ config.substitutions.append(
     ("%nvcc", f"{config.nvcc} -arch=sm_90 -std=c++17 -c -o /dev/null -x cu")
 )
 config.substitutions.append(("%cuda_path", config.cuda_path))
+check_api_names = os.path.join(os.path.dirname(config.test_source_root), "scripts", "check-api-names")
+config.substitutions.append(("%check-api-names", f"{config.python_executable} {check_api_names}"))

@@ -450,7 +450,7 @@ void AccessWalker::visitApiCall(const CallSite &C, const ApiFunction &Api) {
   // The CUDA runtime's calls other than queries and GPU ops (allocations,
   // releases, the program's own *Async copies of pageable memory, ...) may
   // wait for earlier device work; which ones do is not modelled.
-  if (Api.Name.starts_with("cuda") && !Api.isGpuOp() && Api.Kind != ApiKind::Pure)
+  if (Api.CudaRuntime && !Api.isGpuOp() && Api.Kind != ApiKind::Pure)
     Out.MayBlock = true;
   switch (Api.Kind) {
   case ApiKind::Timer:
@@ -769,25 +769,19 @@ void FunctionAccesses::print(llvm::raw_ostream &OS) const {
 
 CopyDirection copyDirectionOf(const GpuOp &Op) {
   const auto *Call = Op.Kind == GpuOpKind::Copy ? dyn_cast<CallExpr>(Op.Call) : nullptr;
-  if (!Call)
+  if (!Call || !Op.Api || Op.Api->CopyKindArg >= Call->getNumArgs())
     return CopyDirection::Unknown;
-  for (const Expr *Arg : Call->arguments()) {
-    if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
-      Arg = Default->getExpr();
-    const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
-    const auto *Kind = Ref ? dyn_cast<EnumConstantDecl>(Ref->getDecl()) : nullptr;
-    if (!Kind)
-      continue;
-    CopyDirection D = llvm::StringSwitch<CopyDirection>(Kind->getName())
-                          .Case("cudaMemcpyHostToDevice", CopyDirection::HostToDevice)
-                          .Case("cudaMemcpyDeviceToHost", CopyDirection::DeviceToHost)
-                          .Case("cudaMemcpyDeviceToDevice", CopyDirection::DeviceToDevice)
-                          .Case("cudaMemcpyHostToHost", CopyDirection::HostToHost)
-                          .Default(CopyDirection::Unknown);
-    if (D != CopyDirection::Unknown)
-      return D;
-  }
-  return CopyDirection::Unknown;
+  const Expr *Arg = Call->getArg(Op.Api->CopyKindArg);
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
+    Arg = Default->getExpr();
+  const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+  const auto *Kind = Ref ? dyn_cast<EnumConstantDecl>(Ref->getDecl()) : nullptr;
+  if (!Kind)
+    return CopyDirection::Unknown;
+  return llvm::StringSwitch<CopyDirection>(Kind->getName())
+#define API_COPY_KIND(Name, Direction) .Case(#Name, CopyDirection::Direction)
+#include "streamalloc/Model/ApiModel.def"
+      .Default(CopyDirection::Unknown);
 }
 
 } // namespace streamalloc

@@ -20,6 +20,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 using namespace clang;
 
 namespace streamalloc {
@@ -237,7 +239,7 @@ std::string refName(const SummaryRef &R, const FunctionSummary &S, const Functio
   case SummaryRef::Unknown:
     return "<unknown>";
   }
-  return "?";
+  llvm_unreachable("not a summary reference kind");
 }
 
 std::string keyName(FieldKey K) {

@@ -1,6 +1,8 @@
 //===- MemoryObjects.cpp --------------------------------------------------===//
 #include "streamalloc/Access/MemoryObjects.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 namespace streamalloc {
 
 ObjectTable::ObjectTable() {
@@ -37,7 +39,7 @@ llvm::StringRef objectKindName(ObjectKind Kind) {
   case ObjectKind::ProgramOutput:
     return "output";
   }
-  return "?";
+  llvm_unreachable("not an object kind");
 }
 
 void ObjectTable::print(llvm::raw_ostream &OS) const {

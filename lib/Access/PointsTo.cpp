@@ -715,8 +715,8 @@ void PointsTo::applyApiCall(const CallSite &C, const ApiFunction &Api) {
       break;
     }
   }
-  if (Api.Kind == ApiKind::UserStreams && Api.Name == "cudaLaunchKernel")
-    noteUnknownStores("`cudaLaunchKernel`");
+  if (Api.has(ApiCap::LaunchesKernel))
+    noteUnknownStores("`" + Api.Name.str() + "`");
   if (Reads.empty() || Writes.empty())
     return;
   // Only memory that can hold pointers: copying floats copies no pointers.

@@ -17,6 +17,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace clang;
 
@@ -1203,7 +1204,7 @@ llvm::StringRef waitCauseName(WaitCause Cause) {
   case WaitCause::Timer:
     return "timer";
   }
-  return "?";
+  llvm_unreachable("not a wait cause");
 }
 
 void CraResult::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const {

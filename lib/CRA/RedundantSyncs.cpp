@@ -28,12 +28,17 @@ namespace streamalloc {
 
 namespace {
 
+/// The row of a function declared at file scope (a C or CUDA function; the
+/// C++ library's are left to the library checks below).
+const ApiFunction *globalApi(const FunctionDecl *F) {
+  return F && F->getDeclContext()->getRedeclContext()->isTranslationUnit() ? modelledFunction(F)
+                                                                           : nullptr;
+}
+
 /// The device-sync API a call names (cudaDeviceSynchronize,
 /// cudaThreadSynchronize), if it is one.
 const ApiFunction *deviceSyncApi(const FunctionDecl *F) {
-  if (!F || !F->getIdentifier() || !F->getDeclContext()->getRedeclContext()->isTranslationUnit())
-    return nullptr;
-  const ApiFunction *Api = lookupApi(F->getName());
+  const ApiFunction *Api = globalApi(F);
   return Api && Api->Kind == ApiKind::DeviceSync ? Api : nullptr;
 }
 
@@ -154,37 +159,14 @@ private:
   }
 
   static bool cudaLibrary(const FunctionDecl *F, const SourceManager &SM) {
-    llvm::StringRef Name = F->getName();
-    if (Name.starts_with("cu") || Name.starts_with("nccl") || Name.starts_with("nv"))
-      return true;
-    return SM.getFilename(SM.getExpansionLoc(F->getLocation())).lower().find("cuda") !=
-           std::string::npos;
+    return hasNamePrefix(ApiNameGroup::GpuLibrary, F->getName()) ||
+           isGpuLibraryHeader(SM.getFilename(SM.getExpansionLoc(F->getLocation())));
   }
 
   /// A synchronous copy to host memory returns only once it has completed
   /// (any other copy, a fill or a launch may still be running after it).
   static bool completesOnReturn(const GpuOp &Op) {
-    if (Op.Kind != GpuOpKind::Copy)
-      return false;
-    const auto *Call = dyn_cast<CallExpr>(Op.Call);
-    if (!Call)
-      return false;
-    bool ToHost = false, Other = false;
-    for (const Expr *Arg : Call->arguments()) {
-      if (isa<CXXDefaultArgExpr>(Arg)) {
-        ToHost |= Op.Callee == "cudaMemcpyFromSymbol"; // its default kind
-        continue;
-      }
-      const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
-      const auto *Kind = Ref ? dyn_cast<EnumConstantDecl>(Ref->getDecl()) : nullptr;
-      if (!Kind || !Kind->getName().starts_with("cudaMemcpy"))
-        continue;
-      if (Kind->getName() == "cudaMemcpyDeviceToHost")
-        ToHost = true;
-      else
-        Other = true;
-    }
-    return ToHost && !Other;
+    return copyDirectionOf(Op) == CopyDirection::DeviceToHost;
   }
 
   /// Why \p Call may leave GPU work the analysis does not track running on
@@ -204,15 +186,13 @@ private:
     if (!F)
       return "the call through a pointer" + At + " may enqueue GPU work";
     std::string Name = F->getNameAsString();
-    if (llvm::StringRef(Name).starts_with("__cuda"))
+    if (hasNamePrefix(ApiNameGroup::LaunchConfiguration, Name))
       return std::nullopt; // a launch's configuration (<<<...>>>), part of the launch
-    if (F->getIdentifier() && F->getDeclContext()->getRedeclContext()->isTranslationUnit())
-      if (const ApiFunction *Api = lookupApi(F->getName())) {
-        if (Api->isGpuOp() || Api->Kind == ApiKind::UserStreams ||
-            llvm::StringRef(Name).ends_with("Async"))
-          return "`" + Name + "`" + At + " enqueues work on the legacy default stream";
-        return std::nullopt;
-      }
+    if (const ApiFunction *Api = globalApi(F)) {
+      if (Api->isGpuOp() || Api->Kind == ApiKind::UserStreams || Api->has(ApiCap::EnqueuesOnStream))
+        return "`" + Name + "`" + At + " enqueues work on the legacy default stream";
+      return std::nullopt;
+    }
     const FunctionDecl *Def = nullptr;
     bool Library =
         F->isInStdNamespace() || (SM.isInSystemHeader(F->getLocation()) && !cudaLibrary(F, SM));
@@ -297,7 +277,7 @@ private:
     auto IsSuccess = [](const Expr *E) {
       E = E->IgnoreParenImpCasts();
       if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-        return Ref->getDecl()->getName() == "cudaSuccess";
+        return isApiSymbol(Ref->getDecl()->getName(), ApiSymbol::cudaSuccess);
       if (const auto *Lit = dyn_cast<IntegerLiteral>(E))
         return Lit->getValue() == 0;
       return false;
@@ -364,10 +344,7 @@ private:
         return false;
       if (const auto *C = dyn_cast<CallExpr>(S)) {
         const FunctionDecl *F = C->getDirectCallee();
-        const ApiFunction *Api =
-            F && F->getIdentifier() && F->getDeclContext()->getRedeclContext()->isTranslationUnit()
-                ? lookupApi(F->getName())
-                : nullptr;
+        const ApiFunction *Api = globalApi(F);
         bool Query = Api && Api->Kind == ApiKind::Pure;
         bool GivenResult = llvm::any_of(C->arguments(), UsesResult);
         if (!Query && !GivenResult)

@@ -28,6 +28,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Path.h"
 
 #include <set>
@@ -157,9 +158,9 @@ public:
     if (auto It = KernelOfConfig.find(Call); It != KernelOfConfig.end())
       Name = It->second;
     const ApiFunction *Api = Name.empty() ? nullptr : lookupApi(Name);
-    if (Name == "cudaDeviceReset")
+    if (Api && Api->Kind == ApiKind::DeviceReset)
       CallsDeviceReset = true;
-    if (Name == "cudaMemGetInfo")
+    if (Api && Api->has(ApiCap::QueriesFreeMemory))
       QueriesMemory = true;
     if (Api && Api->Kind == ApiKind::UserStreams)
       block(At + "`" + Api->Name.str() + "`: the program manages its own streams");
@@ -219,7 +220,7 @@ private:
 
   static bool isStream(const Expr *E) {
     for (QualType T = E->getType(); const auto *TT = T->getAs<TypedefType>(); T = TT->desugar())
-      if (TT->getDecl()->getName() == "cudaStream_t")
+      if (isApiSymbol(TT->getDecl()->getName(), ApiSymbol::cudaStream_t))
         return true;
     return false;
   }
@@ -259,9 +260,9 @@ const char *opKindName(GpuOpKind K) {
   case GpuOpKind::Alloc:
     return "alloc";
   case GpuOpKind::Free:
-    return "free";
+    return "free"; // not an API name
   }
-  return "?";
+  llvm_unreachable("not an op kind");
 }
 
 class PipelineConsumer : public ASTConsumer {
@@ -485,10 +486,12 @@ private:
       if (!G.WhySync.empty())
         continue;
       if (CallsDeviceReset)
-        G.WhySync = "the file calls cudaDeviceReset, which destroys the stream-ordered memory pool";
+        G.WhySync = "the file calls " + apiOfKind(ApiKind::DeviceReset).Name.str() +
+                    ", which destroys the stream-ordered memory pool";
       else if (QueriesMemory)
-        G.WhySync = "the file queries free device memory (cudaMemGetInfo), which memory kept by "
-                    "the stream-ordered pool would change";
+        G.WhySync = "the file queries free device memory (" +
+                    apiWith(ApiCap::QueriesFreeMemory).Name.str() +
+                    "), which memory kept by the stream-ordered pool would change";
       else if (Options.Profitability)
         G.WhySync = unprofitableAllocGroup(G, F.getQualifiedNameAsString(), Ctx);
     }
@@ -523,7 +526,9 @@ private:
     for (auto &[F, Groups] : AllocGroups)
       for (AllocGroup &G : Groups)
         if (G.WhySync.empty())
-          G.WhySync = "not worth it: the file also calls cudaMalloc/cudaFree synchronously (" +
+          G.WhySync = "not worth it: the file also calls " +
+                      apiWith(ApiCap::StreamOrderableAlloc).Name.str() + "/" +
+                      apiWith(ApiCap::StreamOrderableRelease).Name.str() + " synchronously (" +
                       Where +
                       "), and with both allocators in use a program was measured 2.5x slower "
                       "(docs/results.md)";
@@ -590,7 +595,9 @@ private:
         R.Function = F.getQualifiedNameAsString();
         R.Line = SM.getSpellingLineNumber(SM.getFileLoc(Call->getBeginLoc()));
         R.Column = SM.getSpellingColumnNumber(SM.getFileLoc(Call->getBeginLoc()));
-        R.Callee = Kind == llvm::StringRef("alloc") ? "cudaMalloc" : "cudaFree";
+        R.Callee = apiWith(Kind == llvm::StringRef("alloc") ? ApiCap::StreamOrderableAlloc
+                                                            : ApiCap::StreamOrderableRelease)
+                       .Name.str();
         R.Kind = Kind;
         R.Reason = "not stream-ordered: " + G.WhySync;
         Result.Report.Ops.push_back(std::move(R));
@@ -598,7 +605,7 @@ private:
       for (const CallExpr *Call : G.Allocs)
         Add(Call, "alloc");
       for (const CallExpr *Call : G.Frees)
-        Add(Call, "free");
+        Add(Call, "free"); // not an API name
     }
   }
 

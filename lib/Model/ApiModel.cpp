@@ -2,15 +2,37 @@
 #include "streamalloc/Model/ApiModel.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ErrorHandling.h"
 
 namespace streamalloc {
 
 namespace {
-enum class OutputFlag { NoOutput, Output };
-const ApiFunction Rows[] = {
-#define API(Name, Kind, Roles, Space, Returns, Async, StreamArg, FirstDefault, Defaults, IO)       \
-  {#Name, ApiKind::Kind, Roles,        MemorySpace::Space, Returns,                                \
-   Async, StreamArg,     FirstDefault, Defaults,           OutputFlag::IO == OutputFlag::Output},
+// constexpr: constant-initialised, so help texts built at start-up can read it.
+constexpr ApiFunction Rows[] = {
+#define API_ROW(Id, Name, Kind, Roles, Space, Returns, Async, StreamArg, FirstDefault, Defaults,   \
+                KindArg, Output, Runtime, Cap)                                                     \
+  {ApiId::Id, Name,   ApiKind::Kind, Roles,        MemorySpace::Space,                             \
+   Returns,   Async,  StreamArg,     FirstDefault, Defaults,                                       \
+   KindArg,   Output, Runtime,       ApiCap::Cap},
+#include "streamalloc/Model/ApiModel.def"
+};
+
+constexpr llvm::StringRef Symbols[] = {
+#define API_SYMBOL(Name) #Name,
+#include "streamalloc/Model/ApiModel.def"
+};
+
+struct NamePrefix {
+  ApiNameGroup Group;
+  llvm::StringRef Prefix;
+};
+const NamePrefix Prefixes[] = {
+#define API_NAME_PREFIX(Group, Prefix) {ApiNameGroup::Group, Prefix},
+#include "streamalloc/Model/ApiModel.def"
+};
+
+const llvm::StringRef GpuLibraryHeaders[] = {
+#define API_GPU_LIBRARY_HEADER(Fragment) Fragment,
 #include "streamalloc/Model/ApiModel.def"
 };
 
@@ -44,5 +66,40 @@ const ApiFunction *lookupApi(llvm::StringRef Name) {
 
 unsigned apiModelSize() { return sizeof(Rows) / sizeof(Rows[0]); }
 const ApiFunction &apiModelRow(unsigned Index) { return Rows[Index]; }
+
+const ApiFunction &apiRow(ApiId Id) { return Rows[static_cast<unsigned>(Id)]; }
+
+const ApiFunction &apiWith(ApiCap C) {
+  for (const ApiFunction &Row : Rows)
+    if (Row.has(C))
+      return Row;
+  llvm_unreachable("no row of ApiModel.def has this capability");
+}
+
+const ApiFunction &apiOfKind(ApiKind K) {
+  for (const ApiFunction &Row : Rows)
+    if (Row.Kind == K)
+      return Row;
+  llvm_unreachable("no row of ApiModel.def has this kind");
+}
+
+llvm::StringRef apiSymbol(ApiSymbol S) { return Symbols[static_cast<unsigned>(S)]; }
+
+bool isApiSymbol(llvm::StringRef Name, ApiSymbol S) { return Name == apiSymbol(S); }
+
+bool hasNamePrefix(ApiNameGroup Group, llvm::StringRef Name) {
+  for (const NamePrefix &P : Prefixes)
+    if (P.Group == Group && Name.starts_with(P.Prefix))
+      return true;
+  return false;
+}
+
+bool isGpuLibraryHeader(llvm::StringRef Path) {
+  std::string Lower = Path.lower();
+  for (llvm::StringRef Fragment : GpuLibraryHeaders)
+    if (llvm::StringRef(Lower).contains(Fragment))
+      return true;
+  return false;
+}
 
 } // namespace streamalloc

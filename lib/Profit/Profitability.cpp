@@ -30,7 +30,8 @@ std::string unprofitableAllocGroup(const AllocGroup &G, const std::string &Funct
   return "not worth it: its calls run once per call of `" + Function +
          "`, outside any loop, and a stream-ordered memory pool costs about " +
          formatSeconds(Costs.PoolFirstUseSec) +
-         " on first use, more than the device-wide sync of a cudaFree it would save";
+         " on first use, more than the device-wide sync of a " +
+         apiWith(ApiCap::StreamOrderableRelease).Name.str() + " it would save";
 }
 
 namespace {
@@ -121,7 +122,7 @@ private:
   ASTContext &Ctx;
 
   static bool isWork(const CallExpr *Call) {
-    if (llvm::StringRef(calleeName(Call)).starts_with("cuda"))
+    if (hasNamePrefix(ApiNameGroup::CudaRuntime, calleeName(Call)))
       return false;
     const ApiFunction *Api = modelledCallee(Call);
     return !Api || Api->Kind == ApiKind::Host || Api->isStd();

@@ -1,9 +1,12 @@
 //===- Report.cpp ---------------------------------------------------------===//
 #include "streamalloc/Report/Report.h"
+#include "streamalloc/Model/ApiModel.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+
+#include <optional>
 
 namespace streamalloc {
 
@@ -15,17 +18,19 @@ constexpr const char *DroppedSyncNote =
     "note: redundant syncs were removed (--keep-syncs keeps them); a sync followed by a clock "
     "read in the same pass stays, and before every clock read the tool waits for the GPU work "
     "the original had finished there (--timers=keep)";
-constexpr const char *DroppedUntimedSyncNote =
-    "note: redundant syncs were removed (--keep-syncs keeps them) and clock reads do not wait "
-    "(--timers=ignore): timing code around them (e.g. `cudaDeviceSynchronize(); t1 = now();`) "
-    "no longer waits for the GPU";
+std::string droppedUntimedSyncNote() {
+  return "note: redundant syncs were removed (--keep-syncs keeps them) and clock reads do not "
+         "wait (--timers=ignore): timing code around them (e.g. `" +
+         apiOfKind(ApiKind::DeviceSync).Name.str() +
+         "(); t1 = now();`) no longer waits for the GPU";
+}
 constexpr const char *TimersIgnoredNote =
     "note: --timers=ignore: clock reads do not wait for GPU work, so printed times may change "
     "meaning";
 
 /// The note on redundant syncs and clock reads, once for all files (null
 /// when there is nothing to say).
-const char *syncNote(const std::vector<FileReport> &Files) {
+std::optional<std::string> syncNote(const std::vector<FileReport> &Files) {
   bool Dropped = false, TimersIgnored = false;
   for (const FileReport &F : Files) {
     TimersIgnored |= F.TimersIgnored;
@@ -33,8 +38,10 @@ const char *syncNote(const std::vector<FileReport> &Files) {
       Dropped |= S.Dropped;
   }
   if (Dropped)
-    return TimersIgnored ? DroppedUntimedSyncNote : DroppedSyncNote;
-  return TimersIgnored ? TimersIgnoredNote : nullptr;
+    return TimersIgnored ? droppedUntimedSyncNote() : DroppedSyncNote;
+  if (TimersIgnored)
+    return TimersIgnoredNote;
+  return std::nullopt;
 }
 
 std::string syncStatus(const SyncReport &S) {
@@ -92,8 +99,8 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
   }
   if (AnyAsync)
     OS << AsyncErrorNote << "\n";
-  if (const char *Note = syncNote(Files))
-    OS << Note << "\n";
+  if (std::optional<std::string> Note = syncNote(Files))
+    OS << *Note << "\n";
 }
 
 void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files) {
@@ -178,8 +185,8 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     JFiles.push_back(std::move(JFile));
   }
   llvm::json::Object Top{{"files", std::move(JFiles)}, {"note", AsyncErrorNote}};
-  if (const char *Note = syncNote(Files))
-    Top["sync_note"] = Note;
+  if (std::optional<std::string> Note = syncNote(Files))
+    Top["sync_note"] = *Note;
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Top))) << "\n";
 }
 

@@ -39,6 +39,10 @@ std::string streamExpr(unsigned Stream) {
 std::string eventExpr(unsigned Event) {
   return (EventAccessor + "(" + llvm::Twine(Event) + ")").str();
 }
+/// `f(a, b);` for the table's function \p Id.
+std::string callStatement(ApiId Id, llvm::ArrayRef<std::string> Args) {
+  return (apiName(Id) + "(" + llvm::join(Args, ", ") + ");").str();
+}
 
 } // namespace
 
@@ -376,7 +380,8 @@ void FileRewriter::addPinning(const std::vector<PinDecision> &Decisions) {
     } else if (const auto *New = dyn_cast<CXXNewExpr>(D.Site)) {
       std::string Type = New->getAllocatedType().getAsString(P->Ctx.getPrintingPolicy());
       std::string Count = Text(*New->getArraySize());
-      std::string Helper = Kind + (New->hasInitializer() ? "calloc" : "malloc");
+      std::string Helper =
+          Kind + apiName(New->hasInitializer() ? ApiId::calloc : ApiId::malloc).str();
       P->HelpersCalled.insert(Helper);
       std::string Call = New->hasInitializer()
                              ? Helper + "(" + Count + ", sizeof(" + Type + "))"
@@ -391,17 +396,18 @@ void FileRewriter::addPinning(const std::vector<PinDecision> &Decisions) {
         End = std::max(End, TokenEnd(Close->getLocation()));
       P->Edits.replace(Begin, End - Begin, "static_cast<" + Type + " *>(" + Call + ")");
     }
+    llvm::StringRef Free = apiWith(ApiCap::PinnableRelease).Name;
     if (!D.Releases.empty())
-      P->HelpersCalled.insert(Kind + "free");
+      P->HelpersCalled.insert(Kind + Free.str());
     for (const Expr *R : D.Releases) {
       if (const auto *Call = dyn_cast<CallExpr>(R)) {
         const auto *Callee = cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
-        P->Edits.replace(SM.getFileOffset(Callee->getLocation()), 4, Kind + "free");
+        P->Edits.replace(SM.getFileOffset(Callee->getLocation()), Free.size(), Kind + Free.str());
       } else if (const auto *Delete = dyn_cast<CXXDeleteExpr>(R)) {
         const Expr *Arg = Delete->getArgument()->IgnoreImpCasts();
         unsigned Begin = SM.getFileOffset(Delete->getBeginLoc());
         unsigned ArgBegin = SM.getFileOffset(SM.getExpansionLoc(Arg->getBeginLoc()));
-        P->Edits.replace(Begin, ArgBegin - Begin, Kind + "free(");
+        P->Edits.replace(Begin, ArgBegin - Begin, Kind + Free.str() + "(");
         P->Edits.insert(TokenEnd(SM.getExpansionLoc(Arg->getEndLoc())), ")");
       }
     }
@@ -482,9 +488,9 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
     llvm::sort(Streams);
     std::vector<std::string> Calls;
     for (unsigned Stream : Streams)
-      Calls.push_back("cudaStreamSynchronize(" + streamExpr(Stream) + ");");
+      Calls.push_back(callStatement(ApiId::cudaStreamSynchronize, {streamExpr(Stream)}));
     for (unsigned E : Events)
-      Calls.push_back("cudaEventSynchronize(" + eventExpr(Base + E) + ");");
+      Calls.push_back(callStatement(ApiId::cudaEventSynchronize, {eventExpr(Base + E)}));
     return Calls;
   };
   // Waits at the end of a wrapped body go with its `}`.
@@ -503,11 +509,11 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
   // before the wait (the wait may be for that very event).
   for (const EventRecord &R : Plan.Records)
     if (!RecordAtWait[R.Event])
-      P->insertAfter(R.Statement,
-                     "cudaEventRecord(" + eventExpr(Base + R.Event) + ", " + streamExpr(R.Stream) +
-                         ");",
-                     "marks the end of " + FA.ops()[R.Op].Callee +
-                         (R.Event < Plan.NumEdgeEvents ? " for another stream" : " for the host"));
+      P->insertAfter(
+          R.Statement,
+          callStatement(ApiId::cudaEventRecord, {eventExpr(Base + R.Event), streamExpr(R.Stream)}),
+          "marks the end of " + FA.ops()[R.Op].Callee +
+              (R.Event < Plan.NumEdgeEvents ? " for another stream" : " for the host"));
   // The waits for returns out of one macro invocation share its guard.
   std::map<std::pair<unsigned, unsigned>, std::pair<std::vector<std::string>, std::string>> Guards;
   for (unsigned I = 0; I < Cra.Waits.size(); ++I) {
@@ -538,12 +544,12 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
       std::string Producer = From.Callee + " on line " + std::to_string(From.Line);
       if (RecordAtWait[E])
         P->insertAt({InsertionPoint::BeforeStmt, W.At},
-                    "cudaEventRecord(" + eventExpr(Base + E) + ", " +
-                        streamExpr(Plan.Records[E].Stream) + ");",
+                    callStatement(ApiId::cudaEventRecord,
+                                  {eventExpr(Base + E), streamExpr(Plan.Records[E].Stream)}),
                     "marks the end of " + Producer + " for another stream");
       P->insertAt({InsertionPoint::BeforeStmt, W.At},
-                  "cudaStreamWaitEvent(" + streamExpr(W.Waiter) + ", " + eventExpr(Base + E) +
-                      ", 0);",
+                  callStatement(ApiId::cudaStreamWaitEvent,
+                                {streamExpr(W.Waiter), eventExpr(Base + E), "0"}),
                   "order after " + Producer + " (another stream)");
     }
   for (auto &[End, Text] : InlineCloses)
@@ -577,6 +583,8 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
         P->insertAt(Where, (Release + "();").str(), "release the streams before CUDA shuts down");
     std::string Pool;
     llvm::raw_string_ostream OS(Pool);
+    auto Fn = [](ApiId Id) { return apiName(Id).str(); };
+    auto Sym = [](ApiSymbol S) { return apiSymbol(S).str(); };
     // Created on first use by whichever host thread gets there first (a
     // compare-and-swap, so two threads never end up on different streams);
     // released before CUDA is torn down, after which they are made afresh.
@@ -607,21 +615,25 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
       OS << "// streamalloc: blocking CUDA streams for the work made asynchronous below, "
             "created\n"
          << "// on first use. Work left on the legacy default stream still orders with them.\n";
-      LazyHandles("cudaStream_t", PoolArray, Accessor, *P->LastStream + 1,
-                  "cudaStreamCreate(&fresh)", "cudaStreamDestroy");
+      LazyHandles(Sym(ApiSymbol::cudaStream_t), PoolArray, Accessor, *P->LastStream + 1,
+                  Fn(ApiId::cudaStreamCreate) + "(&fresh)", Sym(ApiSymbol::cudaStreamDestroy));
       if (P->NumEvents) {
         OS << "// streamalloc: events that order work on one stream after work on another.\n";
-        LazyHandles("cudaEvent_t", EventArray, EventAccessor, P->NumEvents,
-                    "cudaEventCreateWithFlags(&fresh, cudaEventDisableTiming)", "cudaEventDestroy");
+        LazyHandles(Sym(ApiSymbol::cudaEvent_t), EventArray, EventAccessor, P->NumEvents,
+                    Fn(ApiId::cudaEventCreateWithFlags) + "(&fresh, " +
+                        Sym(ApiSymbol::cudaEventDisableTiming) + ")",
+                    Fn(ApiId::cudaEventDestroy));
       }
       OS << "static inline void " << Release << "() {\n"
-         << "  for (std::atomic<cudaStream_t> &slot : " << PoolArray << ")\n"
-         << "    if (cudaStream_t s = slot.exchange(nullptr))\n"
-         << "      cudaStreamDestroy(s);\n";
+         << "  for (std::atomic<" << Sym(ApiSymbol::cudaStream_t) << "> &slot : " << PoolArray
+         << ")\n"
+         << "    if (" << Sym(ApiSymbol::cudaStream_t) << " s = slot.exchange(nullptr))\n"
+         << "      " << Sym(ApiSymbol::cudaStreamDestroy) << "(s);\n";
       if (P->NumEvents)
-        OS << "  for (std::atomic<cudaEvent_t> &slot : " << EventArray << ")\n"
-           << "    if (cudaEvent_t e = slot.exchange(nullptr))\n"
-           << "      cudaEventDestroy(e);\n";
+        OS << "  for (std::atomic<" << Sym(ApiSymbol::cudaEvent_t) << "> &slot : " << EventArray
+           << ")\n"
+           << "    if (" << Sym(ApiSymbol::cudaEvent_t) << " e = slot.exchange(nullptr))\n"
+           << "      " << Fn(ApiId::cudaEventDestroy) << "(e);\n";
       OS << "}\n";
     }
     if (P->ReturnGuards)
@@ -636,19 +648,22 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
          << "  }\n"
          << "};\n";
     if (P->FreeHelper)
-      OS << "// streamalloc: cudaFree made stream-ordered; like cudaFree, it does nothing for "
-            "null.\n"
-         << "static inline cudaError_t " << FreeAsync << "(void *p, cudaStream_t s) {\n"
-         << "  return p ? cudaFreeAsync(p, s) : cudaSuccess;\n"
+      OS << "// streamalloc: " << Fn(ApiId::cudaFree) << " made stream-ordered; like "
+         << Fn(ApiId::cudaFree) << ", it does nothing for null.\n"
+         << "static inline " << Sym(ApiSymbol::cudaError_t) << " " << FreeAsync << "(void *p, "
+         << Sym(ApiSymbol::cudaStream_t) << " s) {\n"
+         << "  return p ? " << apiRow(ApiId::cudaFree).AsyncName
+         << "(p, s) : " << Sym(ApiSymbol::cudaSuccess) << ";\n"
          << "}\n";
     auto Called = [&](llvm::StringRef Name) { return P->HelpersCalled.contains(Name); };
     if (Called("sa_pinned_free") || Called("sa_registered_free"))
       OS << "// streamalloc: a failed CUDA call here is handled (pageable memory is used), so\n"
          << "// its error is cleared rather than reported by a later call.\n"
          << "static inline bool sa_is_page_locked(void *p) {\n"
-         << "  cudaPointerAttributes a;\n"
-         << "  return p && cudaPointerGetAttributes(&a, p) == cudaSuccess &&\n"
-         << "         a.type == cudaMemoryTypeHost;\n"
+         << "  " << Sym(ApiSymbol::cudaPointerAttributes) << " a;\n"
+         << "  return p && " << Fn(ApiId::cudaPointerGetAttributes)
+         << "(&a, p) == " << Sym(ApiSymbol::cudaSuccess) << " &&\n"
+         << "         a.type == " << Sym(ApiSymbol::cudaMemoryTypeHost) << ";\n"
          << "}\n";
     if (PinnedHelpers)
       OS << "// streamalloc: page-locked memory for host buffers that GPU copies use (copies\n"
@@ -656,10 +671,11 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
     if (Called("sa_pinned_malloc") || Called("sa_pinned_calloc"))
       OS << "static inline void *sa_pinned_malloc(size_t bytes) {\n"
          << "  void *p = nullptr;\n"
-         << "  if (cudaMallocHost(&p, bytes) == cudaSuccess)\n"
+         << "  if (" << Fn(ApiId::cudaMallocHost)
+         << "(&p, bytes) == " << Sym(ApiSymbol::cudaSuccess) << ")\n"
          << "    return p;\n"
-         << "  (void)cudaGetLastError();\n"
-         << "  return malloc(bytes);\n"
+         << "  (void)" << Fn(ApiId::cudaGetLastError) << "();\n"
+         << "  return " << Fn(ApiId::malloc) << "(bytes);\n"
          << "}\n";
     if (Called("sa_pinned_calloc"))
       OS << "static inline void *sa_pinned_calloc(size_t count, size_t size) {\n"
@@ -667,38 +683,39 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
          << "    return nullptr;\n"
          << "  void *p = sa_pinned_malloc(count * size);\n"
          << "  if (p)\n"
-         << "    memset(p, 0, count * size);\n"
+         << "    " << Fn(ApiId::memset) << "(p, 0, count * size);\n"
          << "  return p;\n"
          << "}\n";
     if (Called("sa_pinned_free"))
       OS << "static inline void sa_pinned_free(void *p) {\n"
          << "  if (sa_is_page_locked(p))\n"
-         << "    cudaFreeHost(p);\n"
+         << "    " << Fn(ApiId::cudaFreeHost) << "(p);\n"
          << "  else\n"
-         << "    free(p);\n"
+         << "    " << Fn(ApiId::free) << "(p);\n"
          << "}\n";
     if (RegisteredHelpers)
       OS << "// streamalloc: host buffers that GPU copies use, registered with CUDA (page-locked)\n"
          << "// for their lifetime; left pageable if registration fails.\n"
          << "static inline void *sa_register(void *p, size_t bytes) {\n"
-         << "  if (p && bytes && cudaHostRegister(p, bytes, cudaHostRegisterDefault) != "
-            "cudaSuccess)\n"
-         << "    (void)cudaGetLastError();\n"
+         << "  if (p && bytes && " << Fn(ApiId::cudaHostRegister) << "(p, bytes, "
+         << Sym(ApiSymbol::cudaHostRegisterDefault) << ") != " << Sym(ApiSymbol::cudaSuccess)
+         << ")\n"
+         << "    (void)" << Fn(ApiId::cudaGetLastError) << "();\n"
          << "  return p;\n"
          << "}\n";
     if (Called("sa_registered_malloc"))
       OS << "static inline void *sa_registered_malloc(size_t bytes) {\n"
-         << "  return sa_register(malloc(bytes), bytes);\n"
+         << "  return sa_register(" << Fn(ApiId::malloc) << "(bytes), bytes);\n"
          << "}\n";
     if (Called("sa_registered_calloc"))
       OS << "static inline void *sa_registered_calloc(size_t count, size_t size) {\n"
-         << "  return sa_register(calloc(count, size), count * size);\n"
+         << "  return sa_register(" << Fn(ApiId::calloc) << "(count, size), count * size);\n"
          << "}\n";
     if (Called("sa_registered_free"))
       OS << "static inline void sa_registered_free(void *p) {\n"
          << "  if (sa_is_page_locked(p))\n"
-         << "    cudaHostUnregister(p);\n"
-         << "  free(p);\n"
+         << "    " << Fn(ApiId::cudaHostUnregister) << "(p);\n"
+         << "  " << Fn(ApiId::free) << "(p);\n"
          << "}\n";
     // After the last top-level #include before the first edit, so the pool
     // precedes every use.

@@ -15,6 +15,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace clang;
 
@@ -29,7 +30,7 @@ llvm::StringRef pinActionName(PinAction Action) {
   case PinAction::Register:
     return "registered";
   }
-  return "?";
+  llvm_unreachable("not a pin action");
 }
 
 namespace {
@@ -64,7 +65,7 @@ public:
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       const auto *Callee = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
       const ApiFunction *Api = modelledCallee(Call);
-      if (!Api || (Api->Name != "malloc" && Api->Name != "calloc"))
+      if (!Api || !Api->has(ApiCap::PinnableAlloc))
         return T.fail("it may also hold memory from `" + calleeName(Call) + "` (line " + Line +
                       ")");
       if (!Callee || Callee->hasQualifier() || !T.writtenDirectly(Callee->getLocation()))
@@ -111,14 +112,14 @@ public:
     case ArgRole::Write:
     case ArgRole::ReadWrite:
     case ArgRole::VariadicRead:
-      if (Api.Kind == ApiKind::Allocate || Api.Name.starts_with("cudaHost"))
+      if (Api.Kind == ApiKind::Allocate || Api.has(ApiCap::PageLocks))
         break;
       return true;
     case ArgRole::Free:
-      if (Api.Name == "free" && Fn == &T.home() && !Offset) {
+      if (Api.has(ApiCap::PinnableRelease) && Fn == &T.home() && !Offset) {
         const auto *Callee = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
         if (!Callee || Callee->hasQualifier() || !T.writtenDirectly(Callee->getLocation()))
-          return T.fail("it is released by a `free` not spelled plainly" + Here);
+          return T.fail("it is released by a `" + Api.Name.str() + "` not spelled plainly" + Here);
         T.recordRelease(Call);
         return true;
       }
@@ -224,7 +225,7 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
     if (Op.Kind != GpuOpKind::Copy)
       continue;
     double Bytes = -1;
-    if (Op.Api && Op.Api->Name == "cudaMemcpy")
+    if (Op.Api && Op.Api->has(ApiCap::LinearCopy))
       if (const auto *Call = dyn_cast<CallExpr>(Op.Call); Call && Call->getNumArgs() > 2) {
         Expr::EvalResult R;
         if (Call->getArg(2)->EvaluateAsInt(R, Ctx))
@@ -252,7 +253,8 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
     if (Mode == PinMode::Off)
       D.Why = "pinning is off (--pin=off)";
     else if (FileResetsDevice)
-      D.Why = "the file calls cudaDeviceReset, which would release page-locked memory";
+      D.Why = "the file calls " + apiOfKind(ApiKind::DeviceReset).Name.str() +
+              ", which would release page-locked memory";
     else if (!D.Site)
       D.Why = "its allocation is not an expression the rewrite can replace";
     if (!D.Why.empty()) {

@@ -23,9 +23,9 @@ namespace streamalloc {
 
 namespace {
 
-bool isApiCall(const CallExpr *Call, llvm::StringRef Name) {
+bool isApiCall(const CallExpr *Call, ApiCap Cap) {
   const ApiFunction *Api = modelledCallee(Call);
-  return Api && Api->Name == Name;
+  return Api && Api->has(Cap);
 }
 
 /// The cudaMalloc/cudaFree calls of one function body (a lambda body or a
@@ -36,9 +36,9 @@ public:
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
   bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
   bool VisitCallExpr(const CallExpr *Call) {
-    if (isApiCall(Call, "cudaMalloc"))
+    if (isApiCall(Call, ApiCap::StreamOrderableAlloc))
       Mallocs.push_back(Call);
-    else if (isApiCall(Call, "cudaFree"))
+    else if (isApiCall(Call, ApiCap::StreamOrderableRelease))
       Frees.push_back(Call);
     return true;
   }
@@ -63,7 +63,8 @@ public:
     const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
     if (!V)
       return T.fail("the allocation" + T.at(Call) +
-                    " is not stored straight into a local pointer (`cudaMalloc(&p, n)`)");
+                    " is not stored straight into a local pointer (`" +
+                    apiWith(ApiCap::StreamOrderableAlloc).Name.str() + "(&p, n)`)");
     return T.addHolder(&T.home(), V);
   }
 
@@ -84,7 +85,7 @@ public:
       }
       const auto *Call = P.get<CallExpr>();
       if (Fn == &T.home() && Call && Call->getNumArgs() > 0 && Call->getArg(0) == E &&
-          isApiCall(Call, "cudaMalloc"))
+          isApiCall(Call, ApiCap::StreamOrderableAlloc))
         return site(T, Call);
       return T.fail("the address of `" + Name + "` is taken" + T.at(AddrOf));
     }
@@ -95,12 +96,12 @@ public:
     std::string Here = T.at(Call->getArg(Index));
     ArgRole Role = Api.roleOf(Index);
     if (Role == ArgRole::Free) {
-      if (Api.Name != "cudaFree")
+      if (!Api.has(ApiCap::StreamOrderableRelease))
         return T.fail("it is released by `" + Api.Name.str() + "`" + Here);
       if (Fn != &T.home())
         return T.fail("it is released in `" + Fn->getNameAsString() + "`" + Here);
       if (Offset)
-        return T.fail("a pointer into it, not its start, is passed to cudaFree" + Here);
+        return T.fail("a pointer into it, not its start, is passed to " + Api.Name.str() + Here);
       T.recordRelease(Call);
       return true;
     }
@@ -210,8 +211,9 @@ std::vector<AllocGroup> findStreamOrderedAllocs(const FunctionDecl &F, ASTContex
     AllocGroup G;
     G.Frees.push_back(Free);
     G.Line = lineOf(SM, Free);
-    G.WhySync = "it releases memory that is not allocated by a cudaMalloc of `" +
-                F.getNameAsString() + "` held only by its local pointers";
+    G.WhySync = "it releases memory that is not allocated by a " +
+                apiWith(ApiCap::StreamOrderableAlloc).Name.str() + " of `" + F.getNameAsString() +
+                "` held only by its local pointers";
     Groups.push_back(std::move(G));
   }
   return Groups;

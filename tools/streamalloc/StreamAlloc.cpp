@@ -11,6 +11,7 @@
 #include "streamalloc/Driver/ParseDiagnostics.h"
 #include "streamalloc/Driver/Pipeline.h"
 #include "streamalloc/Driver/UnifiedDiff.h"
+#include "streamalloc/Model/ApiModel.h"
 #include "streamalloc/Report/Report.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -74,12 +75,21 @@ cl::opt<PinMode>
                               "register them with CUDA for their lifetime where possible"),
                    clEnumValN(PinMode::Off, "off", "leave host memory pageable")),
         cl::cat(Category));
-cl::opt<bool> KeepSyncs(
-    "keep-syncs",
-    cl::desc("Keep the program's cudaDeviceSynchronize()/cudaThreadSynchronize() calls that "
-             "protect no host access (by default they are removed, except before a clock read; "
-             "the report lists each either way)"),
-    cl::cat(Category));
+// Help texts that name API functions take the names from the API table.
+const std::string KeepSyncsHelp =
+    "Keep the program's " + apiName(ApiId::cudaDeviceSynchronize).str() + "()/" +
+    apiName(ApiId::cudaThreadSynchronize).str() +
+    "() calls that protect no host access (by default they are removed, except before a clock "
+    "read; the report lists each either way)";
+const std::string AllocName = apiWith(ApiCap::StreamOrderableAlloc).Name.str();
+const std::string FreeName = apiWith(ApiCap::StreamOrderableRelease).Name.str();
+const std::string StreamOrderedAllocHelp =
+    AllocName + "/" + FreeName + " of device buffers whose whole life is in view become " +
+    apiWith(ApiCap::StreamOrderableAlloc).AsyncName.str() + "/" +
+    apiWith(ApiCap::StreamOrderableRelease).AsyncName.str() + " on the planned streams";
+const std::string KeepAllocsHelp = "keep every " + AllocName + " and " + FreeName + " synchronous";
+
+cl::opt<bool> KeepSyncs("keep-syncs", cl::desc(KeepSyncsHelp), cl::cat(Category));
 // The removal used to be opt-in; the old flag is accepted and changes nothing.
 cl::opt<bool> DropRedundantSyncs("drop-redundant-syncs",
                                  cl::desc("Accepted for compatibility: removal is the default"),
@@ -99,14 +109,12 @@ cl::opt<TimerMode> Timers(
     cl::cat(Category));
 
 enum class OnOff { On, Off };
-cl::opt<OnOff> StreamOrderedAlloc(
-    "stream-ordered-alloc",
-    cl::desc("cudaMalloc/cudaFree of device buffers whose whole life is in view become "
-             "cudaMallocAsync/cudaFreeAsync on the planned streams"),
-    cl::init(OnOff::On),
-    cl::values(clEnumValN(OnOff::On, "on", "where it is provably safe (default)"),
-               clEnumValN(OnOff::Off, "off", "keep every cudaMalloc and cudaFree synchronous")),
-    cl::cat(Category));
+cl::opt<OnOff> StreamOrderedAlloc("stream-ordered-alloc", cl::desc(StreamOrderedAllocHelp),
+                                  cl::init(OnOff::On),
+                                  cl::values(clEnumValN(OnOff::On, "on",
+                                                        "where it is provably safe (default)"),
+                                             clEnumValN(OnOff::Off, "off", KeepAllocsHelp)),
+                                  cl::cat(Category));
 cl::opt<OnOff> Profitability(
     "profitability",
     cl::desc("Make only the safe changes that can pay for what they add (streams, events, "

@@ -135,3 +135,88 @@ TEST(ApiModel, IssueRowsArePresent) {
   EXPECT_EQ(lookupApi("cudaMallocManaged")->Allocates, MemorySpace::Managed);
   EXPECT_EQ(lookupApi("cudaHostUnregister")->roleOf(0), ArgRole::ReadWrite);
 }
+
+TEST(ApiModel, ApiIdNamesEachRowInTableOrder) {
+  for (unsigned I = 0; I < apiModelSize(); ++I)
+    EXPECT_EQ(&apiRow(apiModelRow(I).Id), &apiModelRow(I)) << apiModelRow(I).Name.str();
+  EXPECT_EQ(apiName(ApiId::cudaMemcpy), "cudaMemcpy");
+  EXPECT_EQ(apiName(ApiId::std_vector_push_back), "std::vector::push_back");
+  EXPECT_EQ(apiName(ApiId::std_chrono_steady_clock_now), "std::chrono::steady_clock::now");
+}
+
+TEST(ApiModel, DefaultsOfEachSection) {
+  // A row of the C library states only its kind and roles.
+  const ApiFunction &Strlen = apiRow(ApiId::strlen);
+  EXPECT_EQ(Strlen.Kind, ApiKind::Host);
+  EXPECT_EQ(Strlen.Allocates, MemorySpace::None);
+  EXPECT_FALSE(Strlen.ReturnsAllocation);
+  EXPECT_TRUE(Strlen.AsyncName.empty());
+  EXPECT_EQ(Strlen.CopyKindArg, NoArgument);
+  EXPECT_FALSE(Strlen.WritesOutput);
+  EXPECT_FALSE(Strlen.CudaRuntime);
+  EXPECT_EQ(Strlen.Cap, ApiCap::None);
+  EXPECT_TRUE(apiRow(ApiId::printf).WritesOutput);
+  EXPECT_TRUE(apiRow(ApiId::strdup).ReturnsAllocation);
+  EXPECT_EQ(apiRow(ApiId::strdup).Allocates, MemorySpace::HostPageable);
+  EXPECT_EQ(apiRow(ApiId::sqrt).Kind, ApiKind::Pure);
+  EXPECT_EQ(apiRow(ApiId::std_vector).Kind, ApiKind::ContainerNew);
+  EXPECT_EQ(apiRow(ApiId::std_vector).Allocates, MemorySpace::HostPageable);
+  EXPECT_EQ(apiRow(ApiId::exit).Kind, ApiKind::ProgramExit);
+  EXPECT_EQ(apiRow(ApiId::abort).Kind, ApiKind::ProgramExit);
+}
+
+TEST(ApiModel, CudaRuntimeRowsAreTheCudaNamedOnes) {
+  for (unsigned I = 0; I < apiModelSize(); ++I) {
+    const ApiFunction &Row = apiModelRow(I);
+    EXPECT_EQ(Row.CudaRuntime, Row.Name.starts_with("cuda")) << Row.Name.str();
+  }
+  EXPECT_TRUE(hasNamePrefix(ApiNameGroup::CudaRuntime, "cudaCheckErrorOfMyOwn"));
+  EXPECT_FALSE(hasNamePrefix(ApiNameGroup::CudaRuntime, "cublasSgemm"));
+  EXPECT_TRUE(hasNamePrefix(ApiNameGroup::GpuLibrary, "cublasSgemm"));
+  EXPECT_TRUE(hasNamePrefix(ApiNameGroup::GpuLibrary, "ncclAllReduce"));
+  EXPECT_TRUE(hasNamePrefix(ApiNameGroup::LaunchConfiguration, "__cudaPushCallConfiguration"));
+  EXPECT_TRUE(isGpuLibraryHeader("/usr/local/CUDA/include/cublas_v2.h"));
+  EXPECT_FALSE(isGpuLibraryHeader("/usr/include/stdio.h"));
+}
+
+TEST(ApiModel, CapabilitiesSitOnTheRowsThatHaveThem) {
+  EXPECT_EQ(apiWith(ApiCap::StreamOrderableAlloc).Name, "cudaMalloc");
+  EXPECT_EQ(apiWith(ApiCap::StreamOrderableAlloc).AsyncName, "cudaMallocAsync");
+  EXPECT_EQ(apiWith(ApiCap::StreamOrderableRelease).Name, "cudaFree");
+  EXPECT_EQ(apiWith(ApiCap::StreamOrderableRelease).AsyncName, "cudaFreeAsync");
+  EXPECT_EQ(apiWith(ApiCap::PinnableRelease).Name, "free");
+  EXPECT_EQ(apiWith(ApiCap::QueriesFreeMemory).Name, "cudaMemGetInfo");
+  EXPECT_EQ(apiWith(ApiCap::LaunchesKernel).Name, "cudaLaunchKernel");
+  EXPECT_EQ(apiWith(ApiCap::LinearCopy).Name, "cudaMemcpy");
+  EXPECT_EQ(apiOfKind(ApiKind::DeviceReset).Name, "cudaDeviceReset");
+  EXPECT_EQ(apiOfKind(ApiKind::DeviceSync).Name, "cudaDeviceSynchronize");
+  for (unsigned I = 0; I < apiModelSize(); ++I) {
+    const ApiFunction &Row = apiModelRow(I);
+    // What the rewrites once read from the names.
+    EXPECT_EQ(Row.has(ApiCap::EnqueuesOnStream), Row.Name.ends_with("Async")) << Row.Name.str();
+    EXPECT_EQ(Row.has(ApiCap::PageLocks), Row.Name.starts_with("cudaHost")) << Row.Name.str();
+    EXPECT_EQ(Row.has(ApiCap::PinnableAlloc), Row.Name == "malloc" || Row.Name == "calloc")
+        << Row.Name.str();
+  }
+}
+
+TEST(ApiModel, CopyKindArgumentIsAScalarArgumentOfACopy) {
+  EXPECT_EQ(lookupApi("cudaMemcpy")->CopyKindArg, 3u);
+  EXPECT_EQ(lookupApi("cudaMemcpyFromSymbol")->CopyKindArg, 4u);
+  EXPECT_EQ(lookupApi("cudaMemcpyPeer")->CopyKindArg, NoArgument);
+  for (unsigned I = 0; I < apiModelSize(); ++I) {
+    const ApiFunction &Row = apiModelRow(I);
+    if (Row.CopyKindArg == NoArgument)
+      continue;
+    EXPECT_EQ(Row.Kind, ApiKind::GpuCopy) << Row.Name.str();
+    EXPECT_LT(Row.CopyKindArg, Row.StreamArgIndex) << Row.Name.str();
+    EXPECT_EQ(Row.roleOf(Row.CopyKindArg), ArgRole::None) << Row.Name.str();
+  }
+}
+
+TEST(ApiModel, SymbolsAreSpelledAsInTheCudaHeaders) {
+  EXPECT_EQ(apiSymbol(ApiSymbol::cudaStream_t), "cudaStream_t");
+  EXPECT_EQ(apiSymbol(ApiSymbol::cudaMemcpyDeviceToHost), "cudaMemcpyDeviceToHost");
+  EXPECT_TRUE(isApiSymbol("cudaSuccess", ApiSymbol::cudaSuccess));
+  EXPECT_FALSE(isApiSymbol("cudaSuccess", ApiSymbol::cudaError_t));
+}

@@ -2,8 +2,11 @@
 //
 // One table (ApiModel.def) describes every CUDA runtime and libc function the
 // analyses understand: how each argument's pointee is accessed, whether the
-// call enqueues GPU work, its asynchronous form, and whether it synchronises.
-// No other part of the tool spells an API name.
+// call enqueues GPU work, its asynchronous form, and whether it synchronises;
+// the CUDA types and constants the tool reads or writes; and the name
+// prefixes of functions it does not list. No other part of the tool spells
+// an API name (scripts/check-api-names): code asks for a row's kind or
+// capability, and text the tool writes takes its names from here.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STREAMALLOC_MODEL_APIMODEL_H
@@ -54,7 +57,44 @@ enum class ArgRole : char {
 /// Where a fresh object returned by an allocation lives.
 enum class MemorySpace { None, HostPageable, HostPinned, Device, Managed };
 
+/// What one row can do that a rewrite or a decision relies on.
+enum class ApiCap {
+  None,
+  StreamOrderableAlloc,   ///< a device allocation with a stream-ordered form (AsyncName)
+  StreamOrderableRelease, ///< its release, with a stream-ordered form
+  PinnableAlloc,          ///< a host allocation pinning can replace by a page-locked one
+  PinnableRelease,        ///< the release of such an allocation
+  PageLocks,              ///< changes whether host memory is page-locked
+  EnqueuesOnStream,       ///< enqueues work on the stream it is given (the legacy one when 0)
+  QueriesFreeMemory,      ///< reports how much device memory is free
+  LaunchesKernel,         ///< launches a kernel through its arguments
+  LinearCopy,             ///< a one-dimensional copy: argument 2 is its byte count
+};
+
+/// No argument of the call plays the part (see ApiFunction::CopyKindArg).
+constexpr unsigned NoArgument = ~0u;
+
+/// One enumerator per row of ApiModel.def, in its order.
+enum class ApiId : unsigned {
+#define API_ROW(Id, ...) Id,
+#include "streamalloc/Model/ApiModel.def"
+};
+
+/// One enumerator per CUDA type or constant of ApiModel.def.
+enum class ApiSymbol : unsigned {
+#define API_SYMBOL(Name) Name,
+#include "streamalloc/Model/ApiModel.def"
+};
+
+/// Families of functions recognised by the start of their name.
+enum class ApiNameGroup {
+  CudaRuntime,         ///< the CUDA runtime, modelled or not
+  LaunchConfiguration, ///< Clang's calls behind a launch's <<<...>>>
+  GpuLibrary,          ///< libraries that may enqueue GPU work (CUDA's own included)
+};
+
 struct ApiFunction {
+  ApiId Id;
   llvm::StringRef Name;
   ApiKind Kind;
   /// One character per argument (see ArgRole); missing trailing characters
@@ -72,9 +112,15 @@ struct ApiFunction {
   /// because the asynchronous form's stream comes after them.
   unsigned FirstDefaultedArg;
   llvm::StringRef Defaults;
+  /// The argument that names a copy's direction, or NoArgument.
+  unsigned CopyKindArg;
   /// Writes the program's output; kernels that print write it too.
   bool WritesOutput;
+  /// A call of the CUDA runtime (not host work).
+  bool CudaRuntime;
+  ApiCap Cap;
 
+  bool has(ApiCap C) const { return Cap == C; }
   ArgRole roleOf(unsigned ArgIndex) const;
   bool isGpuOp() const { return Kind == ApiKind::GpuCopy || Kind == ApiKind::GpuSet; }
   /// A member function of a modelled class (role 0 is the object).
@@ -92,6 +138,22 @@ const ApiFunction *lookupApi(llvm::StringRef Name);
 /// Number of rows and each row, for tests that check the whole table.
 unsigned apiModelSize();
 const ApiFunction &apiModelRow(unsigned Index);
+
+/// The row \p Id names.
+const ApiFunction &apiRow(ApiId Id);
+inline llvm::StringRef apiName(ApiId Id) { return apiRow(Id).Name; }
+/// The first row with capability \p C (the table has one for each used).
+const ApiFunction &apiWith(ApiCap C);
+/// The first row of kind \p K.
+const ApiFunction &apiOfKind(ApiKind K);
+/// How a CUDA type or constant is spelled.
+llvm::StringRef apiSymbol(ApiSymbol S);
+/// Whether \p Name spells \p S.
+bool isApiSymbol(llvm::StringRef Name, ApiSymbol S);
+/// Whether \p Name starts with a prefix of \p Group.
+bool hasNamePrefix(ApiNameGroup Group, llvm::StringRef Name);
+/// Whether a header at \p Path belongs to a GPU library.
+bool isGpuLibraryHeader(llvm::StringRef Path);
 
 } // namespace streamalloc
 
