@@ -611,12 +611,14 @@ private:
 
   /// Adds to \p Carried the ops of the analysis just made whose asynchrony
   /// cannot pay, with why; or, when every change of the function is of no
-  /// gain, all its asynchronous ops. Returns whether any was added.
+  /// gain, all its asynchronous ops. Returns whether any was added; \p Pins
+  /// is the pinning plan of this analysis (the final one when none was).
   bool keepUnprofitableOpsSynchronous(const FunctionAccesses &FA, const CraResult &Cra,
                                       const StreamPlan &Plan, bool DropsSyncs,
-                                      llvm::DenseMap<const Expr *, std::string> &Carried) {
-    std::vector<PinDecision> Pins = planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
-    std::vector<std::string> Why = unprofitableOps(FA, Cra, Plan, Pins);
+                                      llvm::DenseMap<const Expr *, std::string> &Carried,
+                                      std::optional<std::vector<PinDecision>> &Pins) {
+    Pins = planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
+    std::vector<std::string> Why = unprofitableOps(FA, Cra, Plan, *Pins);
     bool Added = false;
     for (const GpuOp &Op : FA.ops())
       if (!Why[Op.Id].empty()) {
@@ -655,7 +657,10 @@ private:
     std::vector<ExplicitSync> Syncs;
     std::vector<SyncDecision> SyncDecisions;
     bool KeepsSyncs = true;
+    // The pinning plan the profitability step made of the final analysis.
+    std::optional<std::vector<PinDecision>> ProfitPins;
     while (true) {
+      ProfitPins.reset();
       // Phase "accesses": input the stream-ordered calls (the groups not
       // demoted); output FA, and Blocked (the ops that cannot be rewritten).
       std::vector<const Expr *> StreamOrdered;
@@ -751,14 +756,15 @@ private:
               FA, Cra, Plan,
               !KeepsSyncs &&
                   llvm::any_of(SyncDecisions, [](const SyncDecision &D) { return D.Drop; }),
-              Carried))
+              Carried, ProfitPins))
         break;
     }
     // Phases "edits" and "report": from the final FA, Cra, Plan and sync
     // decisions.
     const FunctionAccesses &FA = *FAOwner;
     reportAllocGroups(F, Ctx, Groups);
-    std::vector<PinDecision> Pins = planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
+    std::vector<PinDecision> Pins =
+        ProfitPins ? std::move(*ProfitPins) : planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
     if (FileBlockers.empty()) {
       Rewriter.addFunction(FA, Cra, Plan);
       Rewriter.addPinning(Pins);
