@@ -28,8 +28,10 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Timer.h"
 
 #include <set>
 
@@ -265,6 +267,12 @@ const char *opKindName(GpuOpKind K) {
   llvm_unreachable("not an op kind");
 }
 
+/// User + system CPU seconds of this process so far.
+double cpuSeconds() {
+  llvm::TimeRecord T = llvm::TimeRecord::getCurrentTime(/*Start=*/false);
+  return T.getUserTime() + T.getSystemTime();
+}
+
 class PipelineConsumer : public ASTConsumer {
 public:
   PipelineConsumer(FileResult &Result, const PipelineOptions &Options,
@@ -272,6 +280,9 @@ public:
       : Result(Result), Options(Options), Facts(Facts), PP(PP) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
+    double ParseDone = cpuSeconds();
+    Result.ParseSeconds = ParseDone - Result.ParseSeconds;
+    llvm::scope_exit Stop([&] { Result.AnalysisSeconds = cpuSeconds() - ParseDone; });
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
     Result.Parsed = true;
@@ -849,6 +860,7 @@ public:
       : Result(Result), Options(Options) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
+    Result.ParseSeconds = cpuSeconds(); // the start; the consumer makes it a duration
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<PreprocessorTracker>(CI.getSourceManager(), Facts));
     return std::make_unique<PipelineConsumer>(Result, Options, Facts, CI.getPreprocessor());

@@ -17,6 +17,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -90,6 +91,10 @@ const std::string StreamOrderedAllocHelp =
 const std::string KeepAllocsHelp = "keep every " + AllocName + " and " + FreeName + " synchronous";
 
 cl::opt<bool> KeepSyncs("keep-syncs", cl::desc(KeepSyncsHelp), cl::cat(Category));
+cl::opt<bool> PrintTiming("print-timing",
+                          cl::desc("Print, for each file, the CPU seconds of Clang's parse and "
+                                   "of the tool's own stages to stderr"),
+                          cl::cat(Category));
 // The removal used to be opt-in; the old flag is accepted and changes nothing.
 cl::opt<bool> DropRedundantSyncs("drop-redundant-syncs",
                                  cl::desc("Accepted for compatibility: removal is the default"),
@@ -268,6 +273,10 @@ int main(int argc, const char **argv) {
       continue;
     }
     Reports.push_back(R.Report);
+    if (PrintTiming)
+      errs() << formatv("streamalloc: {0}: parse {1:F2} s, analysis and rewrite {2:F2} s "
+                        "(CPU)\n",
+                        R.Path, R.ParseSeconds, R.AnalysisSeconds);
     if (!Dumps.empty()) {
       outs() << R.Dump;
       continue;

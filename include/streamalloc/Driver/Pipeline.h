@@ -48,6 +48,9 @@ struct FileResult {
   std::string Graph;  ///< dependency graph clusters, Graphviz (--graph)
   FileReport Report;
   std::string Error; ///< internal failure, if any
+  /// CPU seconds (user + system) of Clang's parse of the file, and of every
+  /// stage after it (--print-timing).
+  double ParseSeconds = 0, AnalysisSeconds = 0;
 };
 
 /// Parses each file with its command from \p Db and runs every stage.
