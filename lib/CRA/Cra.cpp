@@ -620,14 +620,7 @@ private:
     PendingSet Head = Outer, Out;
     while (true) {
       Out = RunPass(Head);
-      bool Grew = false;
-      for (unsigned Op : Out)
-        if (!llvm::is_contained(Head, Op))
-          Head.push_back(Op), Grew = true;
-      for (unsigned Op : Out.OrigDone)
-        if (!Head.origDone(Op))
-          Head.OrigDone.push_back(Op), Grew = true;
-      if (!Grew)
+      if (!Head.join(Out))
         break;
       R = Saved; // analyse again from the larger loop-head state
     }

@@ -5,10 +5,12 @@
 
 namespace streamalloc {
 
-void mergeOps(std::vector<unsigned> &Into, const std::vector<unsigned> &From) {
+bool mergeOps(std::vector<unsigned> &Into, const std::vector<unsigned> &From) {
+  size_t Before = Into.size();
   for (unsigned Op : From)
     if (!llvm::is_contained(Into, Op))
       Into.push_back(Op);
+  return Into.size() != Before;
 }
 
 bool PendingSet::origDone(unsigned Op) const { return llvm::is_contained(OrigDone, Op); }
@@ -19,18 +21,9 @@ std::vector<unsigned> PendingSet::done() const {
   return Ops;
 }
 
-void PendingSet::join(const PendingSet &Other) {
-  mergeOps(*this, Other);
-  mergeOps(OrigDone, Other.OrigDone);
-}
-
-bool PendingSet::sameState(const PendingSet &Other) const {
-  auto Contains = [](const std::vector<unsigned> &A, const std::vector<unsigned> &B) {
-    return llvm::all_of(B, [&](unsigned Op) { return llvm::is_contained(A, Op); });
-  };
-  std::vector<unsigned> Done = done(), OtherDone = Other.done();
-  return Contains(*this, Other) && Contains(Other, *this) && Contains(Done, OtherDone) &&
-         Contains(OtherDone, Done);
+bool PendingSet::join(const PendingSet &Other) {
+  bool Grew = mergeOps(*this, Other);
+  return mergeOps(OrigDone, Other.OrigDone) || Grew;
 }
 
 void PendingSet::print(llvm::raw_ostream &OS) const {

@@ -276,12 +276,12 @@ double cpuSeconds() {
 class PipelineConsumer : public ASTConsumer {
 public:
   PipelineConsumer(FileResult &Result, const PipelineOptions &Options,
-                   const PreprocessorFacts &Facts, Preprocessor &PP)
-      : Result(Result), Options(Options), Facts(Facts), PP(PP) {}
+                   const PreprocessorFacts &Facts, Preprocessor &PP, double ParseStart)
+      : Result(Result), Options(Options), Facts(Facts), PP(PP), ParseStart(ParseStart) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     double ParseDone = cpuSeconds();
-    Result.ParseSeconds = ParseDone - Result.ParseSeconds;
+    Result.ParseSeconds = ParseDone - ParseStart;
     llvm::scope_exit Stop([&] { Result.AnalysisSeconds = cpuSeconds() - ParseDone; });
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
@@ -378,6 +378,7 @@ private:
   const PreprocessorFacts &Facts;
   std::vector<unsigned> InactiveCode;
   Preprocessor &PP;
+  double ParseStart; ///< CPU seconds when Clang began with the file
   unsigned GraphClusters = 0;
   bool CallsDeviceReset = false;
   bool QueriesMemory = false;
@@ -828,22 +829,21 @@ private:
     for (const PinDecision &D : Pins)
       Result.Report.Buffers.push_back(
           {FA.name(), D.Name, D.Line, pinActionName(D.Action).str(), D.Why});
-    for (const Wait &W : Cra.Waits) {
-      WaitReport R;
-      R.Function = FA.name();
-      R.Line = W.Line;
-      R.Cause = waitCauseName(W.Cause).str();
-      R.Reason = describeWait(W, FA);
-      for (unsigned Op : W.Covers)
-        R.OpLines.push_back(FA.ops()[Op].Line);
-      Result.Report.Waits.push_back(std::move(R));
-    }
     auto opLines = [&](const std::vector<unsigned> &Ops) {
       std::vector<unsigned> Lines;
       for (unsigned Op : Ops)
         Lines.push_back(FA.ops()[Op].Line);
       return Lines;
     };
+    for (const Wait &W : Cra.Waits) {
+      WaitReport R;
+      R.Function = FA.name();
+      R.Line = W.Line;
+      R.Cause = waitCauseName(W.Cause).str();
+      R.Reason = describeWait(W, FA);
+      R.OpLines = opLines(W.Covers);
+      Result.Report.Waits.push_back(std::move(R));
+    }
     const SourceManager &SM = Ctx.getSourceManager();
     for (const ClockRead &C : Cra.ClockReads)
       Result.Report.ClockReads.push_back({FA.name(), C.Line,
@@ -860,10 +860,12 @@ public:
       : Result(Result), Options(Options) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
-    Result.ParseSeconds = cpuSeconds(); // the start; the consumer makes it a duration
+    // Called before Clang preprocesses and parses the file.
+    double ParseStart = cpuSeconds();
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<PreprocessorTracker>(CI.getSourceManager(), Facts));
-    return std::make_unique<PipelineConsumer>(Result, Options, Facts, CI.getPreprocessor());
+    return std::make_unique<PipelineConsumer>(Result, Options, Facts, CI.getPreprocessor(),
+                                              ParseStart);
   }
 
 private:

@@ -23,7 +23,8 @@
 namespace streamalloc {
 
 /// Adds to \p Into the ops of \p From it does not hold yet, in \p From's order.
-void mergeOps(std::vector<unsigned> &Into, const std::vector<unsigned> &From);
+/// Returns whether it added any.
+bool mergeOps(std::vector<unsigned> &Into, const std::vector<unsigned> &From);
 
 /// The ops pending at a program point, in the order enqueued (the vector),
 /// and which of them the original program had completed there (OrigDone).
@@ -44,11 +45,9 @@ struct PendingSet : std::vector<unsigned> {
   void originalBlocks() { mergeOps(OrigDone, *this); }
   /// The pending ops the original had completed.
   std::vector<unsigned> done() const;
-  /// The join with \p Other (see the file comment).
-  void join(const PendingSet &Other);
-  /// Lattice equality: the same pending ops, the same of them done in the
-  /// original (the enqueue order and stale OrigDone entries do not count).
-  bool sameState(const PendingSet &Other) const;
+  /// The join with \p Other (see the file comment). Returns whether this set
+  /// grew, in either part: the loop fixpoint stops when it does not.
+  bool join(const PendingSet &Other);
   /// `{op0, op2}`, and `, done in the original {op0}` when some are done.
   void print(llvm::raw_ostream &OS) const;
 };
