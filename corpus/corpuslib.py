@@ -201,6 +201,11 @@ def sync_count(kv):
     return sum(int(float(kv.get(k, 0) or 0)) for k in ("syncs_n", "event_syncs_n"))
 
 
+def trace_count(kv, key):
+    """A count of a traced run as an integer, `?` when the tracer did not write it."""
+    return "?" if kv.get(key) in (None, "") else "%d" % int(float(kv[key]))
+
+
 def trace_table(traces):
     """Markdown lines comparing the traced original and transformed run of each program:
     host waits (syncs), the tool's event records and waits, host time blocked in CUDA calls;
@@ -215,10 +220,8 @@ def trace_table(traces):
         so, st = sync_count(o), sync_count(t)
         if st > so:
             more.append("%s (%d > %d)" % (name, st, so))
-        def count(kv, key):
-            return "?" if kv.get(key) in (None, "") else "%d" % int(float(kv[key]))
         lines.append("| %s | %d | %d | %s | %s | %.3f | %.3f |" % (
-            name, so, st, count(t, "event_records_n"), count(t, "event_waits_n"),
+            name, so, st, trace_count(t, "event_records_n"), trace_count(t, "event_waits_n"),
             float(o.get("wait_s", 0) or 0), float(t.get("wait_s", 0) or 0)))
     lines += ["", "Transformed runs with more syncs than their original: %s."
               % (", ".join(more) or "none")]
