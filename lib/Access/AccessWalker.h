@@ -17,6 +17,7 @@ namespace streamalloc {
 /// What a GPU op reads and writes when it runs.
 struct OpEffects {
   AccessSet Effects;
+  AccessSet HostSideEffects; ///< see GpuOp::HostSideEffects
   std::string UnknownWhy;
   bool UsesTemporary = false;
 };

@@ -73,8 +73,11 @@ private:
   void recordOp(const Expr *Call) {
     Out.PerformsGpuOps = true;
     if (OpIds)
-      if (auto It = OpIds->find(Call); It != OpIds->end())
+      if (auto It = OpIds->find(Call); It != OpIds->end()) {
         Out.Ops.push_back(It->second);
+        if (Conditional == 0)
+          Out.OpsAlwaysEnqueued.push_back(It->second);
+      }
   }
 
   void visitAddress(const Expr *E);
@@ -503,11 +506,59 @@ bool isGpuOpCall(const Stmt *S) {
   return Api && Api->isGpuOp();
 }
 
+namespace {
+
+/// Whether the host itself may touch what argument \p Role of a call of
+/// \p Api (a synchronous copy or fill) names, rather than the device in the
+/// legacy stream's order: the host buffer of a copy.
+bool hostSideArgument(const ApiFunction &Api, CopyDirection Direction, ArgRole Role) {
+  switch (Role) {
+  case ArgRole::SymbolRead:
+  case ArgRole::SymbolWrite:
+    return false; // a __device__ or __constant__ variable
+  case ArgRole::Unknown:
+    return true;
+  default:
+    break;
+  }
+  if (Api.Kind != ApiKind::GpuCopy)
+    return true; // a fill: what it writes outside device memory (below)
+  switch (Direction) {
+  case CopyDirection::DeviceToDevice:
+    return false;
+  case CopyDirection::HostToDevice:
+    return Role == ArgRole::Read;
+  case CopyDirection::DeviceToHost:
+    return Role == ArgRole::Write;
+  case CopyDirection::HostToHost:
+  case CopyDirection::Unknown:
+    return true;
+  }
+  return true;
+}
+
+/// \p P without the objects only the device can touch (cudaMalloc buffers,
+/// __device__ variables).
+Pointees outsideDeviceMemory(Pointees P, const ObjectTable &Objects) {
+  if (!P.Unknown)
+    llvm::erase_if(P.Objects, [&](ObjectId O) {
+      ObjectKind K = Objects.get(O).Kind;
+      return K == ObjectKind::DeviceAllocation || K == ObjectKind::DeviceSymbol;
+    });
+  return P;
+}
+
+} // namespace
+
 OpEffects opEffects(PointsTo &Pts, const Expr *E) {
   OpEffects Op;
-  auto Add = [&](const Pointees &Pt, uint8_t Mode) {
+  auto Add = [&](const Pointees &Pt, uint8_t Mode, bool HostSide = false) {
     Pts.addAccess(Op.Effects, Pt, Mode, Op.UnknownWhy);
     Op.UsesTemporary |= Pt.Temporary;
+    if (HostSide) {
+      std::string Ignored;
+      Pts.addAccess(Op.HostSideEffects, outsideDeviceMemory(Pt, Pts.objects()), Mode, Ignored);
+    }
   };
   if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(E)) {
     const FunctionDecl *Kernel = Launch->getDirectCallee();
@@ -537,17 +588,19 @@ OpEffects opEffects(PointsTo &Pts, const Expr *E) {
   }
   const auto *Call = cast<CallExpr>(E);
   const ApiFunction &Api = *modelledCallee(Call);
+  CopyDirection Direction = copyDirectionOf(Api, *Call);
   for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
     const Expr *Arg = Call->getArg(I);
+    bool HostSide = hostSideArgument(Api, Direction, Api.roleOf(I));
     switch (Api.roleOf(I)) {
     case ArgRole::Read:
-      Add(Pts.pointees(Arg), ReadAccess);
+      Add(Pts.pointees(Arg), ReadAccess, HostSide);
       break;
     case ArgRole::Write:
-      Add(Pts.pointees(Arg), WriteAccess);
+      Add(Pts.pointees(Arg), WriteAccess, HostSide);
       break;
     case ArgRole::ReadWrite:
-      Add(Pts.pointees(Arg), ReadWriteAccess);
+      Add(Pts.pointees(Arg), ReadWriteAccess, HostSide);
       break;
     case ArgRole::SymbolRead:
     case ArgRole::SymbolWrite: {
@@ -559,7 +612,7 @@ OpEffects opEffects(PointsTo &Pts, const Expr *E) {
     case ArgRole::Unknown:
       Add(Pointees::unknown("argument " + std::to_string(I + 1) + " of `" + Api.Name.str() +
                             "` carries pointers the analysis does not follow"),
-          ReadWriteAccess);
+          ReadWriteAccess, HostSide);
       break;
     default:
       break;
@@ -635,6 +688,7 @@ void FunctionAccesses::Impl::collectOps(const Stmt *S) {
       Memory = Pts->pointees(Call->getArg(0));
     }
     Pts->addAccess(Op.Effects, Memory, WriteAccess, Op.UnknownWhy);
+    Op.HostSideEffects = Op.Effects;
     OpIndex[Call] = Ops.size();
     Ops.push_back(std::move(Op));
   }
@@ -651,7 +705,8 @@ void FunctionAccesses::Impl::collectOps(const Stmt *S) {
              lineOf(Call->getBeginLoc()),
              columnOf(Call->getBeginLoc()),
              false,
-             E.UsesTemporary};
+             E.UsesTemporary,
+             std::move(E.HostSideEffects)};
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call)) {
       const FunctionDecl *Kernel = Launch->getDirectCallee();
       Op.Callee = Kernel ? Kernel->getNameAsString() : "<kernel pointer>";
@@ -769,9 +824,13 @@ void FunctionAccesses::print(llvm::raw_ostream &OS) const {
 
 CopyDirection copyDirectionOf(const GpuOp &Op) {
   const auto *Call = Op.Kind == GpuOpKind::Copy ? dyn_cast<CallExpr>(Op.Call) : nullptr;
-  if (!Call || !Op.Api || Op.Api->CopyKindArg >= Call->getNumArgs())
+  return Call && Op.Api ? copyDirectionOf(*Op.Api, *Call) : CopyDirection::Unknown;
+}
+
+CopyDirection copyDirectionOf(const ApiFunction &Api, const CallExpr &Call) {
+  if (Api.Kind != ApiKind::GpuCopy || Api.CopyKindArg >= Call.getNumArgs())
     return CopyDirection::Unknown;
-  const Expr *Arg = Call->getArg(Op.Api->CopyKindArg);
+  const Expr *Arg = Call.getArg(Api.CopyKindArg);
   if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
     Arg = Default->getExpr();
   const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());

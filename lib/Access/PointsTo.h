@@ -132,6 +132,7 @@ public:
   bool isDevice() const { return Device; }
   CalleeSummaries &callees() const { return Callees; }
   const AliasPolicy &aliases() const { return Aliases; }
+  const ObjectTable &objects() const { return Objects; }
 
   /// What the pointer (or iterator) value \p E points to.
   Pointees pointees(const clang::Expr *E);

@@ -1,6 +1,7 @@
 //===- Cra.cpp - Can-Run-Asynchronously over blocks of statements ----------===//
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/Access/FunctionAccesses.h"
+#include "streamalloc/CRA/LegacyStream.h"
 #include "streamalloc/CRA/OriginalCompletion.h"
 #include "streamalloc/CRA/PendingSet.h"
 
@@ -396,12 +397,21 @@ private:
   /// Host accesses of \p S plus the effects of the ops in it that will stay
   /// synchronous (\p AsyncCandidates are the ones that may not).
   AccessSet effectiveAccesses(const StmtAccesses &A,
-                              const llvm::SmallVectorImpl<unsigned> &AsyncCandidates) const {
+                              llvm::ArrayRef<unsigned> AsyncCandidates) const {
     AccessSet All = A.Host;
     for (unsigned Op : A.Ops)
       if (!llvm::is_contained(AsyncCandidates, Op))
-        All.addAll(FA.ops()[Op].Effects);
+        All.addAll(hostTouchedWhenLeft(FA.ops()[Op]));
     return All;
+  }
+
+  /// Whether \p A always enqueues an op left as written (not in \p Async)
+  /// whose call returns only once all earlier work of the tool's streams is
+  /// complete: nothing enqueued before the statement is pending after it.
+  bool completesEarlier(const StmtAccesses &A, llvm::ArrayRef<unsigned> Async) const {
+    return llvm::any_of(A.OpsAlwaysEnqueued, [&](unsigned Op) {
+      return !llvm::is_contained(Async, Op) && completesEarlierWork(FA.ops()[Op]);
+    });
   }
 
   /// The first pending op that conflicts with \p Accesses, as a filled Wait;
@@ -627,7 +637,6 @@ private:
     PendingSet Left = Out;
     eraseAll(Left, Outer);
     bool CarryOver = !isa<CXXForRangeStmt>(Loop) && !usesBlockLocals(Left, Body, Loop);
-    const llvm::SmallVector<unsigned, 1> NoAsyncOps;
     for (const Stmt *Part : loopHeader(Loop)) {
       if (!Part || !CarryOver)
         continue;
@@ -635,7 +644,7 @@ private:
       // running there (§3a), unless it blocks itself.
       StmtAccesses A = FA.accessesOf(Part, true);
       CarryOver = !conflict(statementBlocksInOriginal(A, FA) ? Left : Left.done(),
-                            effectiveAccesses(A, NoAsyncOps), A.UnknownWhy);
+                            effectiveAccesses(A, {}), A.UnknownWhy);
     }
     if (CarryOver || Left.empty())
       return Left;
@@ -861,7 +870,7 @@ private:
       // main without it is fine (the driver frees everything at exit).
       if (A.ResetsDevice || (IsMain && isa<ReturnStmt>(S) && !ErrorReturn))
         R.Releases.push_back({InsertionPoint::BeforeStmt, S});
-      if (syncsDevice(S, A, State))
+      if (syncsDevice(S, A, State) || completesEarlier(A, Async))
         State.clear();
       for (unsigned Op : Async) {
         R.Ops[Op].Async = true;
@@ -916,8 +925,7 @@ private:
   /// (its statements outside nested branches, and the conditions and headers
   /// of nested statements), with the ops that may run asynchronously left out.
   void everyPass(const Stmt *Region, AccessSet &Out, std::string &Why) const {
-    const llvm::SmallVector<unsigned, 1> NoAsyncOps;
-    auto Add = [&](const StmtAccesses &A, const llvm::SmallVectorImpl<unsigned> &Async) {
+    auto Add = [&](const StmtAccesses &A, llvm::ArrayRef<unsigned> Async) {
       Out.addAll(effectiveAccesses(A, Async));
       if (Why.empty())
         Why = A.UnknownWhy;
@@ -941,9 +949,9 @@ private:
         continue;
       }
       for (const Stmt *Part : Sh.Header)
-        Add(FA.accessesOf(Part, true), NoAsyncOps);
+        Add(FA.accessesOf(Part, true), {});
       for (const Stmt *Part : Sh.Fallback)
-        Add(FA.accessesOf(Part, true), NoAsyncOps);
+        Add(FA.accessesOf(Part, true), {});
       if (!isa<IfStmt, SwitchStmt>(S))
         for (const Stmt *Nested : Sh.Regions)
           everyPass(Nested, Out, Why);
@@ -979,10 +987,9 @@ private:
                    std::to_string(SM.getLineNumber(SM.getMainFileID(), *Inside));
       }
     } else {
-      const llvm::SmallVector<unsigned, 1> NoAsyncOps;
       auto AddPart = [&](const Stmt *Part, bool PartMayNotRun) {
         StmtAccesses PA = FA.accessesOf(Part, PartMayNotRun);
-        Pre.addAll(effectiveAccesses(PA, NoAsyncOps));
+        Pre.addAll(effectiveAccesses(PA, {}));
         PreBlocks |= statementBlocksInOriginal(PA, FA);
         PreTimer |= PA.ReadsTimer;
         if (PreWhy.empty())
@@ -1047,9 +1054,13 @@ private:
     if (Sh.Opaque)
       return;
     // A device sync in a condition (or for-init) that runs before the regions.
-    for (const Stmt *Part : Sh.RunsFirst)
-      if (Part && syncsDevice(Part, FA.accessesOf(Part, MayNotRun), State))
+    for (const Stmt *Part : Sh.RunsFirst) {
+      if (!Part)
+        continue;
+      StmtAccesses PA = FA.accessesOf(Part, MayNotRun);
+      if (syncsDevice(Part, PA, State) || completesEarlier(PA, {}))
         State.clear();
+    }
 
     if (const auto *If = dyn_cast<IfStmt>(S)) {
       State = processIf(If, State, {});

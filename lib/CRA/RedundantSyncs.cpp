@@ -2,6 +2,7 @@
 #include "streamalloc/CRA/RedundantSyncs.h"
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/Access/FunctionSummary.h"
+#include "streamalloc/CRA/LegacyStream.h"
 #include "streamalloc/Model/ApiModel.h"
 
 #include "../Access/AstUtil.h"
@@ -163,19 +164,13 @@ private:
            isGpuLibraryHeader(SM.getFilename(SM.getExpansionLoc(F->getLocation())));
   }
 
-  /// A synchronous copy to host memory returns only once it has completed
-  /// (any other copy, a fill or a launch may still be running after it).
-  static bool completesOnReturn(const GpuOp &Op) {
-    return copyDirectionOf(Op) == CopyDirection::DeviceToHost;
-  }
-
   /// Why \p Call may leave GPU work the analysis does not track running on
   /// the legacy default stream, if it may.
   std::optional<std::string> untrackedCall(const CallExpr *Call) const {
     std::string At = " on line " + std::to_string(lineOf(Call->getBeginLoc()));
     for (const GpuOp &Op : FA.ops())
       if (Op.Call == Call) {
-        if (Cra.Ops[Op.Id].Async || completesOnReturn(Op))
+        if (Cra.Ops[Op.Id].Async || completesEarlierWork(Op))
           return std::nullopt;
         return (Op.Kind == GpuOpKind::Launch ? "kernel `" + Op.Callee + "`" : Op.Callee) + At +
                " stays on the legacy default stream, where the tool does not track it";

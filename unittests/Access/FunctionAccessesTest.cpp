@@ -33,6 +33,9 @@ struct Analysed {
       FA = std::make_unique<FunctionAccesses>(*F, AST->getASTContext(), Device);
   }
   std::string effects(unsigned Op) const { return show(FA->ops()[Op].Effects, FA->objects()); }
+  std::string hostSide(unsigned Op) const {
+    return show(FA->ops()[Op].HostSideEffects, FA->objects());
+  }
   std::string host(llvm::StringRef StmtPrefix) const {
     return show(FA->accessesOf(findStmt(F, StmtPrefix)).Host, FA->objects());
   }
@@ -61,6 +64,51 @@ void run(int n) {
   ASSERT_EQ(A.FA->ops().size(), 2u);
   EXPECT_EQ(A.effects(0), "h:R, d:W");
   EXPECT_EQ(A.effects(1), "h:W, d:R");
+}
+
+TEST(FunctionAccesses, HostSideOfAnOpIsTheHostBufferOfACopyOnly) {
+  Analysed A(std::string(Kernels) + R"cu(
+void run(int n, float *p, cudaMemcpyKind k) {
+  float *h = (float *)malloc(n * 4);
+  float *d, *e;
+  cudaMalloc(&d, n * 4);
+  cudaMalloc(&e, n * 4);
+  cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(h, d, n * 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(e, d, n * 4, cudaMemcpyDeviceToDevice);
+  cudaMemcpy(e, h, n * 4, k);
+  cudaMemset(d, 0, n * 4);
+  cudaMemset(p, 0, n * 4);
+  fill<<<1, 16>>>(h, 1.0f);
+})cu");
+  ASSERT_TRUE(A.FA);
+  ASSERT_EQ(A.FA->ops().size(), 7u);
+  EXPECT_EQ(A.hostSide(0), "h:R");
+  EXPECT_EQ(A.hostSide(1), "h:W");
+  EXPECT_EQ(A.hostSide(2), "-");
+  // A direction the text does not name may be any: everything but the
+  // device allocation, which only the device can touch.
+  EXPECT_EQ(A.hostSide(3), "h:R");
+  EXPECT_EQ(A.hostSide(4), "-");
+  // What a parameter points to may be host memory.
+  EXPECT_NE(A.hostSide(5), "-");
+  // A launch runs on the device, whatever it touches.
+  EXPECT_EQ(A.hostSide(6), "-");
+}
+
+TEST(FunctionAccesses, StdSwapOfTwoPointersKeepsWhatEachMayPointTo) {
+  Analysed A(std::string(Kernels) + R"cu(
+#include <utility>
+void run(int n) {
+  float *a, *b;
+  cudaMalloc(&a, n * 4);
+  cudaMalloc(&b, n * 4);
+  std::swap(a, b);
+  fill<<<1, 16>>>(a, 1.0f);
+})cu");
+  ASSERT_TRUE(A.FA);
+  ASSERT_EQ(A.FA->ops().size(), 1u);
+  EXPECT_EQ(A.effects(0), "a:W, b:W");
 }
 
 TEST(FunctionAccesses, LaunchInstantiatesTheKernelSummary) {

@@ -32,11 +32,15 @@ struct CraRun {
 
   std::string Body;
 
-  explicit CraRun(const std::string &Body) : Body(Body) {
+  /// \p LeftAsWritten: ops that stay as the original wrote them (blocked).
+  explicit CraRun(const std::string &Body, std::vector<unsigned> LeftAsWritten = {}) : Body(Body) {
     AST = parseCuda(std::string(Prelude) + "void run(int n, int c) {\n" + Body + "\n}\n");
     const clang::FunctionDecl *F = findFunction(*AST, "run");
     FA = std::make_unique<FunctionAccesses>(*F, AST->getASTContext(), Device);
-    R = runCra(*FA, std::vector<std::string>(FA->ops().size()));
+    std::vector<std::string> Blocked(FA->ops().size());
+    for (unsigned Op : LeftAsWritten)
+      Blocked.at(Op) = "left as written";
+    R = runCra(*FA, Blocked);
   }
   /// The pending set (op ids) before the statement on the line of the
   /// snippet that holds \p Marker (e.g. `/*P1*/`).
@@ -433,6 +437,82 @@ h[0] = 1.0f; /*P4*/)cu");
   std::vector<unsigned> Done = T.doneAt("/*P4*/");
   EXPECT_FALSE(llvm::is_contained(Done, 2u));
   EXPECT_FALSE(llvm::is_contained(Done, 3u));
+}
+
+// Ops left as written run on the legacy default stream, which starts each of
+// them only after the work queued earlier on the tool's (blocking) streams.
+
+TEST(CraLegacy, CopyLeftOnTheLegacyStreamNeedsNoWaitForWhatItReadsOnTheDevice) {
+  CraRun T(R"cu(float h[16], *d;
+cudaMalloc(&d, 64);
+fill<<<1, 16>>>(d, 1.0f);
+cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost);
+n = (int)h[0]; /*P1*/)cu",
+           {1});
+  EXPECT_TRUE(T.R.Ops[0].Async);
+  EXPECT_TRUE(T.R.Waits.empty());
+  // The copy to the host returned only once it, and so the launch, was done.
+  EXPECT_EQ(T.pendingAt("/*P1*/"), Ops{});
+}
+
+TEST(CraLegacy, CopyLeftOnTheLegacyStreamStillWaitsForItsHostBuffer) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d, *e;
+cudaMalloc(&d, 64);
+cudaMalloc(&e, 64);
+cudaMemcpy(d, h, 64, cudaMemcpyHostToDevice);
+cudaMemcpy(h, e, 64, cudaMemcpyDeviceToHost);)cu",
+           {1});
+  EXPECT_TRUE(T.R.Ops[0].Async);
+  EXPECT_EQ(T.waitLines(WaitCause::Conflict), std::vector<unsigned>{5});
+}
+
+TEST(CraLegacy, LaunchLeftOnTheLegacyStreamNeedsNoWaitAndCompletesNothing) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+cudaMemcpy(d, h, 64, cudaMemcpyHostToDevice);
+fill<<<1, 16>>>(d, 2.0f);
+n = 1; /*P1*/)cu",
+           {1});
+  EXPECT_TRUE(T.R.Waits.empty() || llvm::none_of(T.R.Waits, [](const Wait &W) {
+                return W.Cause == WaitCause::Conflict;
+              }));
+  EXPECT_EQ(T.pendingAt("/*P1*/"), Ops{0});
+}
+
+TEST(CraLegacy, CopyToTheDeviceLeftAsWrittenCompletesNothing) {
+  // From pageable memory it may return before the copy (and what was queued
+  // before it) has run.
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d, *e;
+cudaMalloc(&d, 64);
+cudaMalloc(&e, 64);
+fill<<<1, 16>>>(d, 1.0f);
+cudaMemcpy(e, h, 64, cudaMemcpyHostToDevice);
+n = 1; /*P1*/)cu",
+           {1});
+  EXPECT_EQ(T.pendingAt("/*P1*/"), Ops{0});
+}
+
+TEST(CraLegacy, CopyToTheHostThatMayNotRunCompletesNothing) {
+  CraRun T(R"cu(float h[16], *d, *e;
+cudaMalloc(&d, 64);
+cudaMalloc(&e, 64);
+fill<<<1, 16>>>(d, 1.0f);
+n = c ? (int)cudaMemcpy(h, e, 64, cudaMemcpyDeviceToHost) : 0;
+n = 1; /*P1*/)cu",
+           {1});
+  EXPECT_EQ(T.pendingAt("/*P1*/"), Ops{0});
+}
+
+TEST(CraLegacy, CopyToTheHostInAnIfConditionCompletesWhatWasPendingBeforeIt) {
+  CraRun T(R"cu(float h[16], *d, *e;
+cudaMalloc(&d, 64);
+cudaMalloc(&e, 64);
+fill<<<1, 16>>>(d, 1.0f);
+if (cudaMemcpy(h, e, 64, cudaMemcpyDeviceToHost) != cudaSuccess)
+  n = 1; /*P1*/
+n = 2; /*P2*/)cu",
+           {1});
+  EXPECT_EQ(T.pendingAt("/*P2*/"), Ops{});
 }
 
 } // namespace

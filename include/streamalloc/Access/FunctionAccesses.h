@@ -21,6 +21,7 @@
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class Expr;
 class FunctionDecl;
 class Stmt;
@@ -52,6 +53,12 @@ struct GpuOp {
   unsigned Line, Column;
   bool HasUserStream;         ///< the call already names a stream
   bool UsesTemporary = false; ///< reads or writes a temporary that dies with the statement
+  /// The part of Effects that the host itself may touch when the op is left
+  /// as a synchronous call on the legacy default stream: the host buffer of a
+  /// copy (every argument when the direction is not spelled), what a fill
+  /// writes outside device memory. The rest runs on the device in the legacy
+  /// stream's order. Launches: nothing.
+  AccessSet HostSideEffects{};
 };
 
 /// Which way a copy goes, from its cudaMemcpyKind argument (spelled as an
@@ -59,13 +66,18 @@ struct GpuOp {
 /// is a variable or cudaMemcpyDefault (any direction).
 enum class CopyDirection { Unknown, HostToDevice, DeviceToHost, DeviceToDevice, HostToHost };
 CopyDirection copyDirectionOf(const GpuOp &Op);
+/// The same for a call of \p Api (a copy of the API table) not yet an op.
+CopyDirection copyDirectionOf(const ApiFunction &Api, const clang::CallExpr &Call);
 
 /// Host-side behaviour of one statement (its whole subtree).
 struct StmtAccesses {
   AccessSet Host;            ///< host reads/writes while the statement runs
   std::string UnknownWhy;    ///< the construct that made Host touch Unknown
   std::vector<unsigned> Ops; ///< GPU ops enqueued by the statement, in source order
-  bool SyncsDevice = false;  ///< waits for all device work (cudaDeviceSynchronize)
+  /// The ops of Ops enqueued whenever the statement runs (not in a part of
+  /// it that may be skipped: a `?:` branch, the right of `&&`/`||`).
+  std::vector<unsigned> OpsAlwaysEnqueued;
+  bool SyncsDevice = false; ///< waits for all device work (cudaDeviceSynchronize)
   /// The device-sync calls that make SyncsDevice true (they run whenever the
   /// statement does).
   std::vector<const clang::Expr *> SyncCalls;

@@ -1,0 +1,41 @@
+//===- LegacyStream.h - How the output's legacy-stream work is ordered ------===//
+//
+// The output leaves some GPU ops as the original wrote them: synchronous
+// calls and launches on the legacy default stream. The tool's own streams
+// are blocking streams (cudaStreamCreate), so each op left on the legacy
+// stream starts on the device only once all work enqueued earlier on the
+// tool's streams is complete (the CUDA Runtime API's "stream synchronization
+// behavior"). Such an op therefore needs no host wait for what it does on
+// the device; only what the host itself touches while making the call (the
+// host buffer of a copy) may conflict with pending work.
+//
+// A program compiled with the per-thread default stream gets no such
+// ordering; the pipeline refuses those files (Pipeline.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef STREAMALLOC_CRA_LEGACYSTREAM_H
+#define STREAMALLOC_CRA_LEGACYSTREAM_H
+
+namespace streamalloc {
+
+class AccessSet;
+struct GpuOp;
+
+/// Whether \p Op, left as written, runs on the legacy default stream (a
+/// synchronous copy or fill, a launch without a stream).
+bool runsOnLegacyStream(const GpuOp &Op);
+
+/// What the host may touch while it makes the call of \p Op left as
+/// written: for an op on the legacy stream its host-side effects, for any
+/// other all of its effects.
+const AccessSet &hostTouchedWhenLeft(const GpuOp &Op);
+
+/// Whether the call of \p Op, left as written, returns only once every op
+/// enqueued before it on any of the tool's streams is complete: a
+/// synchronous copy to host memory returns once the copy is done, and on the
+/// legacy stream the copy ran after all of them.
+bool completesEarlierWork(const GpuOp &Op);
+
+} // namespace streamalloc
+
+#endif
