@@ -206,12 +206,29 @@ def trace_count(kv, key):
     return "?" if kv.get(key) in (None, "") else "%d" % int(float(kv[key]))
 
 
-def trace_table(traces):
+def host_blocked_bound(original_s, trace):
+    """The most any change to where the host waits can gain on one program: its own host
+    work still runs, so its run time cannot drop below the original's (original_s, the
+    median of the rounds) less the time the original's host spent blocked in CUDA calls
+    (wait_s of its traced run; context creation is not counted). Returns
+    original_s / (original_s - wait_s), or None without a trace, or when the blocked time
+    is not below the run time (then the two runs disagree too much to say)."""
+    if not original_s or not trace or trace.get("wait_s") in (None, ""):
+        return None
+    blocked = float(trace["wait_s"])
+    return original_s / (original_s - blocked) if 0 <= blocked < original_s else None
+
+
+def trace_table(traces, original_s=None):
     """Markdown lines comparing the traced original and transformed run of each program:
-    host waits (syncs), the tool's event records and waits, host time blocked in CUDA calls;
-    then the programs whose transformed run syncs more often than the original."""
+    host waits (syncs), the tool's event records and waits, host time blocked in CUDA calls
+    and, given the originals' median run times (original_s: name -> seconds), each
+    program's host-blocked bound; then the programs whose transformed run syncs more often
+    than the original."""
+    original_s = original_s or {}
     lines = ["| program | syncs original | syncs transformed | event records | event waits "
-             "| blocked s original | blocked s transformed |", "|---|---|---|---|---|---|---|"]
+             "| blocked s original | blocked s transformed | host-blocked bound |",
+             "|---|---|---|---|---|---|---|---|"]
     more = []
     for name in sorted(traces):
         o, t = traces[name].get("original"), traces[name].get("transformed")
@@ -220,9 +237,34 @@ def trace_table(traces):
         so, st = sync_count(o), sync_count(t)
         if st > so:
             more.append("%s (%d > %d)" % (name, st, so))
-        lines.append("| %s | %d | %d | %s | %s | %.3f | %.3f |" % (
+        bound = host_blocked_bound(original_s.get(name), o)
+        lines.append("| %s | %d | %d | %s | %s | %.3f | %.3f | %s |" % (
             name, so, st, trace_count(t, "event_records_n"), trace_count(t, "event_waits_n"),
-            float(o.get("wait_s", 0) or 0), float(t.get("wait_s", 0) or 0)))
+            float(o.get("wait_s", 0) or 0), float(t.get("wait_s", 0) or 0),
+            "-" if bound is None else "%.2fx" % bound))
     lines += ["", "Transformed runs with more syncs than their original: %s."
               % (", ".join(more) or "none")]
     return lines
+
+
+def bound_sentence(rows, traces):
+    """The corpus geomean next to the host-blocked bound, over the programs that have
+    both a speed-up and a bound. rows: dicts with `name`, `source`, `speedup`,
+    `original_s`; traces: name -> {"original": kv, ...}."""
+    pairs = {}
+    for r in rows:
+        b = host_blocked_bound(r.get("original_s"), traces.get(r["name"], {}).get("original"))
+        if b and r.get("speedup"):
+            pairs[r["name"]] = (r["speedup"], b, r["source"] == CHANGED)
+    if not pairs:
+        return "Host-blocked bound: no program has both a speed-up and a traced original."
+    def part(keep, what):
+        sel = [v for v in pairs.values() if keep(v)]
+        if not sel:
+            return "no %s program" % what
+        return "over the %d %s programs the tool's geomean is %.3fx against a bound of %.3fx" % (
+            len(sel), what, geomean([v[0] for v in sel]), geomean([v[1] for v in sel]))
+    return ("Host-blocked bound (the original's run time over its run time less the time its "
+            "host spent blocked in CUDA calls: what overlapping every such wait with host "
+            "work could gain at most): %s; %s." % (
+                part(lambda v: v[2], "changed"), part(lambda v: True, "measured")))

@@ -112,6 +112,27 @@ def row(source, speedup, spread=None, aa=None):
     return {"source": source, "speedup": speedup, "original_spread": spread, "aa": aa}
 
 
+class HostBlockedBound(unittest.TestCase):
+    def test_bound_is_run_time_over_run_time_less_blocked_time(self):
+        self.assertAlmostEqual(corpuslib.host_blocked_bound(2.0, {"wait_s": "0.5"}), 2.0 / 1.5)
+
+    def test_no_trace_or_blocked_time_not_below_run_time_gives_no_bound(self):
+        self.assertIsNone(corpuslib.host_blocked_bound(2.0, None))
+        self.assertIsNone(corpuslib.host_blocked_bound(2.0, {}))
+        self.assertIsNone(corpuslib.host_blocked_bound(1.0, {"wait_s": "1.2"}))
+
+    def test_sentence_compares_geomeans_over_the_same_programs(self):
+        rows = [{"name": "a", "source": corpuslib.CHANGED, "speedup": 1.1, "original_s": 2.0},
+                {"name": "b", "source": corpuslib.UNCHANGED, "speedup": 1.0, "original_s": 1.0},
+                {"name": "c", "source": corpuslib.CHANGED, "speedup": None, "original_s": 1.0}]
+        traces = {"a": {"original": {"wait_s": "1.0"}}, "b": {"original": {"wait_s": "0.0"}},
+                  "c": {"original": {"wait_s": "0.5"}}}
+        text = corpuslib.bound_sentence(rows, traces)
+        self.assertIn("over the 1 changed programs the tool's geomean is 1.100x against a "
+                      "bound of 2.000x", text)
+        self.assertIn("over the 2 measured programs", text)
+
+
 class SpeedupSummary(unittest.TestCase):
     def test_unchanged_programs_count_as_one_in_all_and_not_in_changed(self):
         s = corpuslib.speedup_summary([row("changed", 1.21), row("changed", 0.90),
@@ -293,7 +314,8 @@ class RunSkipsUnchangedPrograms(unittest.TestCase):
         self.assertEqual(log.count("run edited.transformed"), 2)  # the rounds, untraced
         with open(os.path.join(out, "results.md")) as f:
             md = f.read()
-        self.assertIn("| edited | 1 | 2 | ? | ? | 0.500 | 0.500 |", md)
+        self.assertRegex(md, r"\| edited \| 1 \| 2 \| \? \| \? \| 0\.500 \| 0\.500 \| (-|[0-9.]+x) \|")
+        self.assertIn("Host-blocked bound", md)
         self.assertIn("more syncs than their original: edited (2 > 1).", md)
         with open(os.path.join(out, "trace.tsv"), newline="") as f:
             rows = list(csv.DictReader(f, delimiter="\t"))
