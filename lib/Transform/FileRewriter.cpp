@@ -19,6 +19,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 
 using namespace clang;
 
@@ -514,6 +515,7 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
           callStatement(ApiId::cudaEventRecord, {eventExpr(Base + R.Event), streamExpr(R.Stream)}),
           "marks the end of " + FA.ops()[R.Op].Callee +
               (R.Event < Plan.NumEdgeEvents ? " for another stream" : " for the host"));
+  std::set<std::pair<unsigned, std::string>> PlacedWaits; // (offset, call)
   // The waits for returns out of one macro invocation share its guard.
   std::map<std::pair<unsigned, unsigned>, std::pair<std::vector<std::string>, std::string>> Guards;
   for (unsigned I = 0; I < Cra.Waits.size(); ++I) {
@@ -533,8 +535,13 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
         continue;
       }
     }
+    std::optional<unsigned> At = P->insertionOffset(Cra.Waits[I].Where);
     for (const std::string &Call : Calls)
-      P->insertAt(Cra.Waits[I].Where, Call, describeWait(Cra.Waits[I], FA));
+      // Waits of two branches land on one place when both must go before
+      // the macro expansion that holds them: the second would find nothing
+      // left to wait for.
+      if (!At || PlacedWaits.insert({*At, Call}).second)
+        P->insertAt(Cra.Waits[I].Where, Call, describeWait(Cra.Waits[I], FA));
   }
   for (auto &[Range, Guard] : Guards)
     P->guardReturns(Range, llvm::join(Guard.first, " "), Guard.second);
