@@ -509,8 +509,9 @@ bool isGpuOpCall(const Stmt *S) {
 namespace {
 
 /// Whether the host itself may touch what argument \p Role of a call of
-/// \p Api (a synchronous copy or fill) names, rather than the device in the
-/// legacy stream's order: the host buffer of a copy.
+/// \p Api (a synchronous copy or fill) names before the legacy stream
+/// reaches the call: the source of a copy to the device (a pageable one is
+/// staged when the call is made).
 bool hostSideArgument(const ApiFunction &Api, CopyDirection Direction, ArgRole Role) {
   switch (Role) {
   case ArgRole::SymbolRead:
@@ -529,7 +530,9 @@ bool hostSideArgument(const ApiFunction &Api, CopyDirection Direction, ArgRole R
   case CopyDirection::HostToDevice:
     return Role == ArgRole::Read;
   case CopyDirection::DeviceToHost:
-    return Role == ArgRole::Write;
+    // The host buffer is written only once the copy has run on the device
+    // (from a staging buffer when it is pageable), so after earlier work.
+    return false;
   case CopyDirection::HostToHost:
   case CopyDirection::Unknown:
     return true;

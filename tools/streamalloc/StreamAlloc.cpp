@@ -142,8 +142,27 @@ int fail(const Twine &Message) {
 }
 
 /// Writes \p Text to \p Path through a temporary file in the same folder, so
-/// a failure never leaves a half-written file behind.
+/// a failure never leaves a half-written file behind. A path that names
+/// something other than a regular file (/dev/null, /dev/stdout, a pipe) is
+/// written directly: renaming over it would replace the device.
 Error writeAtomically(StringRef Path, StringRef Text) {
+  sys::fs::file_status Status;
+  if (!sys::fs::status(Path, Status) && sys::fs::exists(Status) &&
+      Status.type() != sys::fs::file_type::regular_file) {
+    if (Status.type() == sys::fs::file_type::directory_file)
+      return createStringError(std::make_error_code(std::errc::is_a_directory),
+                               "cannot write '" + Path + "': it is a directory");
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC);
+    if (!EC) {
+      OS << Text;
+      OS.close();
+      EC = OS.error();
+    }
+    if (EC)
+      return createStringError(EC, "cannot write '" + Path + "': " + EC.message());
+    return Error::success();
+  }
   SmallString<256> Dir(Path);
   sys::path::remove_filename(Dir);
   if (Dir.empty())

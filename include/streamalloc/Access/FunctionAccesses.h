@@ -53,11 +53,12 @@ struct GpuOp {
   unsigned Line, Column;
   bool HasUserStream;         ///< the call already names a stream
   bool UsesTemporary = false; ///< reads or writes a temporary that dies with the statement
-  /// The part of Effects that the host itself may touch when the op is left
-  /// as a synchronous call on the legacy default stream: the host buffer of a
-  /// copy (every argument when the direction is not spelled), what a fill
-  /// writes outside device memory. The rest runs on the device in the legacy
-  /// stream's order. Launches: nothing.
+  /// The part of Effects that the host itself may touch before the legacy
+  /// default stream reaches the op, when the op is left as a synchronous call
+  /// there: the source of a copy to the device (every argument when the
+  /// direction is not spelled), what a fill writes outside device memory.
+  /// The rest runs in the legacy stream's order: a launch, what a copy does
+  /// on the device, the host buffer a copy to the host writes once it has run.
   AccessSet HostSideEffects{};
 };
 
