@@ -224,7 +224,6 @@ public:
     for (size_t Index : Command.CudaInputs)
       if (std::optional<int> Failed = transform(Index))
         return *Failed;
-    ::setenv(ActiveVariable, "1", 1);
     int Status = runCompiler(Compiler, Command.Args);
     if (Status == 0)
       restoreSourceNames();
@@ -268,6 +267,11 @@ private:
   /// The stand-in for \p Source, or none with \p Reason empty when the tool
   /// left it as it is, or none with the reason it failed.
   std::optional<StandIn> rewrite(const std::string &Source, std::string &Reason) {
+    std::string Tool = toolPath();
+    if (!isExecutableFile(Tool)) {
+      Reason = "no streamalloc at '" + Tool + "'; set STREAMALLOC to the tool";
+      return std::nullopt;
+    }
     StandIn S;
     S.Source = Source;
     S.SourceStem = sys::path::stem(Source).str();
@@ -290,24 +294,24 @@ private:
     }
     Temporaries.add(Log);
 
-    std::vector<std::string> Tool{toolPath(), Source, "-o", S.Temporary};
+    std::vector<std::string> ToolCommand{Tool, Source, "-o", S.Temporary};
     if (std::optional<std::string> Dir = env("STREAMALLOC_NVCC_REPORT")) {
       sys::fs::create_directories(*Dir);
       SmallString<256> Report(*Dir);
       sys::path::append(Report, sys::path::filename(Source) + ".report.json");
-      Tool.push_back("--report-file=" + std::string(Report));
-      Tool.push_back("--report-format=json");
+      ToolCommand.push_back("--report-file=" + std::string(Report));
+      ToolCommand.push_back("--report-format=json");
     }
     if (std::optional<std::string> Extra = env("STREAMALLOC_NVCC_OPTIONS"))
       for (std::string &O : splitOptions(*Extra))
-        Tool.push_back(std::move(O));
-    Tool.push_back("--");
-    Tool.push_back("nvcc"); // the flags are nvcc's: the tool translates them
+        ToolCommand.push_back(std::move(O));
+    ToolCommand.push_back("--");
+    ToolCommand.push_back("nvcc"); // the flags are nvcc's: the tool translates them
     for (std::string &F : parseFlags(Command))
-      Tool.push_back(std::move(F));
+      ToolCommand.push_back(std::move(F));
 
     std::string Error;
-    int Status = run(Tool, StringRef(Log), Error);
+    int Status = run(ToolCommand, StringRef(Log), Error);
     std::string Messages = readFile(Log);
     if (verbose())
       errs() << Messages;
@@ -401,6 +405,9 @@ int main(int argc, const char **argv) {
     Compiler = *Nvcc;
   }
 
+  // From here on the compiler is the real nvcc: if it runs this program
+  // again, that is a loop.
+  ::setenv(ActiveVariable, "1", 1);
   NvccCommand Command = parseNvccCommand(Args);
   if (envFlag("STREAMALLOC_NVCC_DISABLE") || !Command.Compiles || Command.CudaInputs.empty())
     return runCompiler(Compiler, Args);
