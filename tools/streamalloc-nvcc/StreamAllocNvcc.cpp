@@ -128,6 +128,29 @@ Expected<std::string> findRealNvcc(StringRef Self) {
                            "/usr/local/cuda/bin/nvcc); set STREAMALLOC_NVCC to the real nvcc");
 }
 
+/// The CUDA installation that \p Nvcc belongs to (`<dir>/bin/nvcc`), so that
+/// the tool parses against the headers nvcc compiles with; none for an nvcc
+/// outside a toolkit folder (a script in /usr/bin), where the tool's own
+/// default applies.
+std::optional<std::string> cudaInstallationOf(StringRef Nvcc) {
+  auto Root = [](StringRef Program) -> std::optional<std::string> {
+    SmallString<256> Dir(sys::path::parent_path(sys::path::parent_path(Program)));
+    SmallString<256> Header(Dir);
+    sys::path::append(Header, "include", "cuda_runtime.h");
+    if (Dir.empty() || !sys::fs::exists(Header))
+      return std::nullopt;
+    return std::string(Dir);
+  };
+  // As named first (/usr/local/cuda rather than the versioned folder it
+  // links to), then through symbolic links.
+  if (std::optional<std::string> Dir = Root(Nvcc))
+    return Dir;
+  SmallString<256> Real;
+  if (sys::fs::real_path(Nvcc, Real))
+    return std::nullopt;
+  return Root(Real);
+}
+
 std::string quoted(ArrayRef<std::string> Command) {
   std::string Out;
   for (const std::string &A : Command) {
@@ -155,9 +178,10 @@ int run(const std::vector<std::string> &Command, std::optional<StringRef> Log, s
   return Status;
 }
 
-/// Runs the compiler with \p Args and returns its exit status.
-int runCompiler(StringRef Compiler, ArrayRef<std::string> Args) {
-  std::vector<std::string> Command{Compiler.str()};
+/// Runs the compiler (its program and any launcher before it, such as
+/// ccache) with \p Args and returns its exit status.
+int runCompiler(ArrayRef<std::string> Compiler, ArrayRef<std::string> Args) {
+  std::vector<std::string> Command(Compiler.begin(), Compiler.end());
   Command.insert(Command.end(), Args.begin(), Args.end());
   std::string Error;
   int Status = run(Command, std::nullopt, Error);
@@ -217,7 +241,7 @@ std::vector<std::string> splitOptions(StringRef Text) {
 
 class Wrapper {
 public:
-  Wrapper(std::string Self, std::string Compiler, NvccCommand Command)
+  Wrapper(std::string Self, std::vector<std::string> Compiler, NvccCommand Command)
       : Self(std::move(Self)), Compiler(std::move(Compiler)), Command(std::move(Command)) {}
 
   int compile() {
@@ -231,7 +255,8 @@ public:
   }
 
 private:
-  std::string Self, Compiler;
+  std::string Self;
+  std::vector<std::string> Compiler;
   NvccCommand Command;
   std::vector<StandIn> StandIns;
   TemporaryFiles Temporaries;
@@ -295,6 +320,8 @@ private:
     Temporaries.add(Log);
 
     std::vector<std::string> ToolCommand{Tool, Source, "-o", S.Temporary};
+    if (std::optional<std::string> Cuda = cudaInstallationOf(Compiler.back()))
+      ToolCommand.push_back("--cuda-path=" + *Cuda);
     if (std::optional<std::string> Dir = env("STREAMALLOC_NVCC_REPORT")) {
       sys::fs::create_directories(*Dir);
       SmallString<256> Report(*Dir);
@@ -387,13 +414,18 @@ int main(int argc, const char **argv) {
   std::string Self = sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&main));
   bool Nested = envFlag(ActiveVariable);
 
-  std::string Compiler;
+  std::vector<std::string> Compiler;
   if (looksLikeCompiler(Args.front())) {
-    Compiler = Args.front();
-    Args.erase(Args.begin());
+    // A launcher before nvcc (`ccache nvcc ...`) stays in front of it.
+    size_t Launchers = !isNvccName(Args.front()) && Args.size() > 1 && looksLikeCompiler(Args[1]) &&
+                               isNvccName(Args[1])
+                           ? 1
+                           : 0;
+    Compiler.assign(Args.begin(), Args.begin() + Launchers + 1);
+    Args.erase(Args.begin(), Args.begin() + Launchers + 1);
     // Another streamalloc-nvcc, a compiler that is not nvcc, or a launcher
     // inside one of this program's own runs: the compiler does its own work.
-    if (Nested || isSameFile(Compiler, Self) || !isNvccName(Compiler))
+    if (Nested || isSameFile(Compiler.back(), Self) || !isNvccName(Compiler.back()))
       return runCompiler(Compiler, Args);
   } else {
     if (Nested)
@@ -402,7 +434,7 @@ int main(int argc, const char **argv) {
     Expected<std::string> Nvcc = findRealNvcc(Self);
     if (!Nvcc)
       return fail(toString(Nvcc.takeError()));
-    Compiler = *Nvcc;
+    Compiler.push_back(*Nvcc);
   }
 
   // From here on the compiler is the real nvcc: if it runs this program
