@@ -313,7 +313,7 @@ private:
     S.TemporaryStem = sys::path::stem(Temporary).str();
 
     SmallString<256> Log;
-    if (std::error_code EC = sys::fs::createTemporaryFile(Me, "log", Log)) {
+    if (std::error_code EC = sys::fs::createTemporaryFile(Me, "txt", Log)) {
       Reason = "cannot create a temporary file: " + EC.message();
       return std::nullopt;
     }
