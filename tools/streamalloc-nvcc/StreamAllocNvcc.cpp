@@ -5,12 +5,14 @@
 //
 // For each CUDA source of a compile, runs streamalloc on it into a temporary
 // file next to the source (so that its `#include "..."` resolve exactly as
-// before), then runs the real nvcc with the temporary in the source's place.
+// before), numbered like the source with `#line` markers, then runs the real
+// nvcc with the temporary in the source's place.
 // A file the tool refuses is compiled as written, with a warning. Every other
 // nvcc invocation (--version, -E, -M, linking, ...) reaches nvcc untouched.
 //
 //===----------------------------------------------------------------------===//
 #include "streamalloc/Nvcc/DepFile.h"
+#include "streamalloc/Nvcc/LineMarkers.h"
 #include "streamalloc/Nvcc/NvccCommandLine.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -348,8 +350,18 @@ private:
         Reason = "streamalloc exited with status " + std::to_string(Status);
       return std::nullopt;
     }
-    if (readFile(S.Temporary) == readFile(Source))
+    std::string Original = readFile(Source), Transformed = readFile(S.Temporary);
+    if (Transformed == Original)
       return std::nullopt;
+    std::error_code EC;
+    raw_fd_ostream OS(S.Temporary, EC);
+    if (!EC)
+      OS << withLineMarkers(Original, Transformed, Source);
+    OS.close();
+    if (EC || OS.has_error()) {
+      Reason = "cannot write '" + S.Temporary + "'";
+      return std::nullopt;
+    }
     return S;
   }
 
