@@ -393,6 +393,7 @@ private:
       raw_fd_ostream OS(D, EC);
       if (!EC)
         OS << Renamed;
+      OS.close();
       if (EC || OS.has_error())
         errs() << Me << ": warning: cannot rewrite the depfile '" << D << "'\n";
     }
@@ -429,12 +430,11 @@ int main(int argc, const char **argv) {
   std::vector<std::string> Compiler;
   if (looksLikeCompiler(Args.front())) {
     // A launcher before nvcc (`ccache nvcc ...`) stays in front of it.
-    size_t Launchers = !isNvccName(Args.front()) && Args.size() > 1 && looksLikeCompiler(Args[1]) &&
-                               isNvccName(Args[1])
-                           ? 1
-                           : 0;
-    Compiler.assign(Args.begin(), Args.begin() + Launchers + 1);
-    Args.erase(Args.begin(), Args.begin() + Launchers + 1);
+    bool LauncherFirst = !isNvccName(Args.front()) && Args.size() > 1 &&
+                         looksLikeCompiler(Args[1]) && isNvccName(Args[1]);
+    size_t Words = LauncherFirst ? 2 : 1;
+    Compiler.assign(Args.begin(), Args.begin() + Words);
+    Args.erase(Args.begin(), Args.begin() + Words);
     // Another streamalloc-nvcc, a compiler that is not nvcc, or a launcher
     // inside one of this program's own runs: the compiler does its own work.
     if (Nested || isSameFile(Compiler.back(), Self) || !isNvccName(Compiler.back()))
