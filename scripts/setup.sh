@@ -26,4 +26,4 @@ if [ ! -f "$cuda/include/cuda_runtime.h" ] || [ ! -x "$cuda/bin/nvcc" ]; then
 fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTREAMALLOC_CUDA_PATH="$cuda" >/dev/null
-ninja -C build streamalloc StreamAllocUnitTests
+ninja -C build streamalloc streamalloc-nvcc StreamAllocUnitTests

@@ -26,6 +26,10 @@ for var in ("CUDA_PATH", "STREAMALLOC_RESOURCE_DIR"):
 
 strip = os.path.join(config.test_source_root, "tools", "strip-checks.py")
 config.substitutions.append(("%strip", f"{config.python_executable} {strip}"))
+# Longest first: %streamalloc is a prefix of %streamalloc-nvcc.
+config.substitutions.append(
+    ("%streamalloc-nvcc", os.path.join(config.streamalloc_bin_dir, "streamalloc-nvcc"))
+)
 config.substitutions.append(("%streamalloc", os.path.join(config.streamalloc_bin_dir, "streamalloc")))
 config.substitutions.append(("%FileCheck", os.path.join(llvm_bin, "FileCheck") + " --match-full-lines"))
 config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
@@ -34,5 +38,13 @@ config.substitutions.append(
     ("%nvcc", f"{config.nvcc} -arch=sm_90 -std=c++17 -c -o /dev/null -x cu")
 )
 config.substitutions.append(("%cuda_path", config.cuda_path))
+# The real nvcc, for the wrapper's tests.
+config.substitutions.append(("%cuda_nvcc", config.nvcc))
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%examples", os.path.join(os.path.dirname(config.test_source_root), "examples")))
+for var in ("STREAMALLOC_NVCC", "STREAMALLOC", "STREAMALLOC_NVCC_OPTIONS", "STREAMALLOC_NVCC_REPORT",
+            "STREAMALLOC_NVCC_STRICT", "STREAMALLOC_NVCC_DISABLE", "STREAMALLOC_NVCC_VERBOSE",
+            "STREAMALLOC_NVCC_ACTIVE"):
+    config.environment.pop(var, None)
 check_api_names = os.path.join(os.path.dirname(config.test_source_root), "scripts", "check-api-names")
 config.substitutions.append(("%check-api-names", f"{config.python_executable} {check_api_names}"))

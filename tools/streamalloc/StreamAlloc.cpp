@@ -22,6 +22,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace llvm;
 using namespace streamalloc;
 
@@ -216,10 +218,33 @@ loadDatabase(std::unique_ptr<clang::tooling::FixedCompilationDatabase> FromDashD
   return std::make_unique<FixedCompilationDatabase>(".", std::vector<std::string>());
 }
 
+/// `-- nvcc <nvcc flags>` (what streamalloc-nvcc passes): the flags are
+/// translated as for an nvcc command of compile_commands.json. Other flags
+/// after `--` are Clang's and stay as they are.
+std::vector<const char *> translateNvccFlagsAfterDashDash(int Argc, const char **Argv,
+                                                          std::vector<std::string> &Storage) {
+  std::vector<const char *> Out(Argv, Argv + Argc);
+  auto DashDash = std::find(Out.begin(), Out.end(), StringRef("--"));
+  if (DashDash == Out.end() || DashDash + 1 == Out.end() ||
+      sys::path::filename(*(DashDash + 1)) != "nvcc")
+    return Out;
+  std::vector<std::string> Nvcc(DashDash + 1, Out.end());
+  Storage = translateNvccCommand(Nvcc);
+  Out.erase(DashDash + 1, Out.end());
+  // Storage[0] names the compiler (clang++); the database adds its own.
+  for (auto It = Storage.begin() + 1; It != Storage.end(); ++It)
+    Out.push_back(It->c_str());
+  return Out;
+}
+
 } // namespace
 
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
+  std::vector<std::string> TranslatedStorage;
+  std::vector<const char *> Args = translateNvccFlagsAfterDashDash(argc, argv, TranslatedStorage);
+  argc = static_cast<int>(Args.size());
+  argv = Args.data();
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "streamalloc " << STREAMALLOC_VERSION << " (LLVM/Clang " << LLVM_VERSION_STRING << ")\n";
