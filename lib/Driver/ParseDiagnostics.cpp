@@ -39,6 +39,10 @@ void FirstErrorRecorder::HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
 }
 
 std::string parseFailureHint(llvm::StringRef Error) {
+  if (Error.contains("unknown argument") || Error.contains("unsupported option"))
+    return "the flags after `--` go to Clang as they are: give nvcc's flags as "
+           "`-- nvcc <flags>` (the tool translates them), or the build's "
+           "compile_commands.json with -p";
   if (Error.contains("'omp.h' file not found"))
     return "an OpenMP program: pass -fopenmp after `--` (nvcc's -Xcompiler -fopenmp); if it "
            "still fails, install gcc's OpenMP headers (libgomp) or libomp-22-dev";

@@ -904,6 +904,11 @@ std::vector<FileResult> runPipeline(const tooling::CompilationDatabase &Db,
     } F(R, Options);
     Tool.run(&F);
     R.FirstError = Diagnostics.firstError();
+    // An error with a clean parse came from the driver: a flag it rejected.
+    if (R.Parsed && !R.FirstError.empty()) {
+      R.Parsed = false;
+      R.CommandLineError = true;
+    }
     Results.push_back(std::move(R));
   }
   return Results;

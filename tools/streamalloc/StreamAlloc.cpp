@@ -306,7 +306,11 @@ int main(int argc, const char **argv) {
   std::vector<FileReport> Reports;
   for (FileResult &R : Results) {
     if (!R.Parsed) {
-      Status = fail("'" + R.Path + "' could not be parsed; nothing was written for it");
+      Status = fail("'" + R.Path +
+                    (R.CommandLineError
+                         ? "': Clang rejected a flag of its compile command; nothing was written "
+                           "for it"
+                         : "' could not be parsed; nothing was written for it"));
       if (!R.FirstError.empty())
         errs() << "streamalloc: note: the first error was " << R.FirstError
                << "\nstreamalloc: hint: " << parseFailureHint(R.FirstError) << "\n";

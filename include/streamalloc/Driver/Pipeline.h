@@ -42,6 +42,9 @@ struct FileResult {
   std::string Path;       ///< as given on the command line
   bool Parsed = false;    ///< false: Clang reported errors (printed already)
   std::string FirstError; ///< Clang's first error, `file:line:col: message`
+  /// Clang's driver rejected a flag of the file's command (it then parses
+  /// the file without it, not the way the build compiles it): not Parsed.
+  bool CommandLineError = false;
   std::string Original;
   std::string Output; ///< the transformed file (valid when Parsed)
   std::string Dump;   ///< --dump text
