@@ -166,6 +166,12 @@ public:
     if (IsMain && (Body->body_empty() || !isa<ReturnStmt>(Body->body_back())))
       R.Releases.push_back({InsertionPoint::BlockEnd, Body});
     finishWrapping();
+    // Each op's loops are known once the analysis is done.
+    for (Wait &W : R.Waits)
+      W.RepeatsWithNothingNew =
+          W.InnermostLoop && !W.Covers.empty() && llvm::none_of(W.Covers, [&](unsigned Op) {
+            return llvm::is_contained(R.Ops[Op].Loops, W.InnermostLoop);
+          });
     return std::move(R);
   }
 
@@ -297,6 +303,7 @@ private:
     W.EnqueuedHere = EnqueuedHere ? *EnqueuedHere : Covers;
     W.Cause = Cause;
     W.Line = Line;
+    W.InnermostLoop = LoopStack.empty() ? nullptr : LoopStack.back();
     for (unsigned Op : Covers)
       if (!R.Ops[Op].WaitIndex)
         R.Ops[Op].WaitIndex = R.Waits.size();

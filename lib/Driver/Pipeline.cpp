@@ -41,6 +41,21 @@ namespace streamalloc {
 
 namespace {
 
+/// The report's note on what a host wait costs, where it may be more sync
+/// calls than the original made there: each says why it is worth its calls.
+std::string waitCost(const Wait &W, size_t Calls) {
+  std::vector<std::string> Notes;
+  if (Calls > 1)
+    Notes.push_back(std::to_string(Calls) +
+                    " sync calls, one per stream or event: the ops it covers ran side by side");
+  if (W.RepeatsWithNothingNew)
+    Notes.push_back("it runs on each pass through its loop that reaches it, but the ops it "
+                    "covers were queued before the loop, so only the first such pass finds "
+                    "them pending (the others return at once); here, the host work before it "
+                    "in that pass overlaps them");
+  return llvm::join(Notes, "; ");
+}
+
 /// What the preprocessor saw in the main file that the stages need.
 struct PreprocessorFacts {
   std::vector<unsigned> IncludeEnds;   ///< just past top-level #include lines
@@ -835,16 +850,27 @@ private:
         Lines.push_back(FA.ops()[Op].Line);
       return Lines;
     };
-    for (const Wait &W : Cra.Waits) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    // Waits of two branches that must both go before the macro expansion
+    // holding them land on one place; the rewriter writes them once.
+    std::set<std::pair<unsigned, std::vector<unsigned>>> WrittenBefore;
+    for (unsigned I = 0; I < Cra.Waits.size(); ++I) {
+      const Wait &W = Cra.Waits[I];
+      bool Again = false;
+      if (W.Where.K == InsertionPoint::BeforeStmt && W.Where.Anchor->getBeginLoc().isMacroID()) {
+        SourceLocation At = SM.getExpansionLoc(W.Where.Anchor->getBeginLoc());
+        Again = !WrittenBefore.insert({SM.getFileOffset(At), W.Covers}).second;
+      }
       WaitReport R;
       R.Function = FA.name();
       R.Line = W.Line;
       R.Cause = waitCauseName(W.Cause).str();
       R.Reason = describeWait(W, FA);
       R.OpLines = opLines(W.Covers);
+      R.Cost = Again ? "the same place and ops as a wait above: written once"
+                     : waitCost(W, Plan.WaitStreams[I].size() + Plan.WaitEvents[I].size());
       Result.Report.Waits.push_back(std::move(R));
     }
-    const SourceManager &SM = Ctx.getSourceManager();
     for (const ClockRead &C : Cra.ClockReads)
       Result.Report.ClockReads.push_back({FA.name(), C.Line,
                                           SM.getExpansionLineNumber(C.Statement->getEndLoc()),

@@ -80,7 +80,10 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
       OS << (W.OpLines.size() > 1 ? "s" : "");
       for (unsigned I = 0; I < W.OpLines.size(); ++I)
         OS << (I ? ", " : " ") << W.OpLines[I];
-      OS << ": " << W.Reason << "\n";
+      OS << ": " << W.Reason;
+      if (!W.Cost.empty())
+        OS << "; " << W.Cost;
+      OS << "\n";
     }
     for (const PinReport &B : F.Buffers)
       OS << "  " << F.File << ":" << B.Line << ": host buffer `" << B.Buffer << "`: " << B.Action
@@ -153,6 +156,7 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
                                          {"line", W.Line},
                                          {"cause", W.Cause},
                                          {"reason", W.Reason},
+                                         {"cost", W.Cost},
                                          {"op_lines", lines(W.OpLines)}});
     for (const std::string &B : F.FileBlockers)
       Blockers.push_back(B);

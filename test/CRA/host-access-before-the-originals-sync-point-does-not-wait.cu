@@ -40,4 +40,4 @@ int main() {
 }
 
 // REPORT-NOT: {{.*}}:27: wait
-// REPORT: {{.*}}:31: wait (conflict) for lines 26, 30: the next statement may touch what kernel `fill` on line 26 uses (a pointer stored in global `g_out`)
+// REPORT: {{.*}}:31: wait (conflict) for lines 26, 30: the next statement may touch what kernel `fill` on line 26 uses (a pointer stored in global `g_out`); 2 sync calls, one per stream or event: the ops it covers ran side by side

@@ -71,4 +71,4 @@ int main() {
 // REPORT: {{.*}}: 6 of 6 GPU ops made asynchronous on 2 stream(s), 1 wait(s) inserted
 // REPORT: {{.*}}:40:3: cudaMemcpy: async on stream 0, waited for before line 55
 // REPORT: {{.*}}:42:3: cudaMemcpy: async on stream 1, waited for before line 55
-// REPORT: {{.*}}:55: wait (conflict) for lines 40, 42, 44, 46, 48, 50: h_x is read below (written by cudaMemcpy on line 48)
+// REPORT: {{.*}}:55: wait (conflict) for lines 40, 42, 44, 46, 48, 50: h_x is read below (written by cudaMemcpy on line 48); 2 sync calls, one per stream or event: the ops it covers ran side by side

@@ -77,6 +77,11 @@ struct Wait {
   std::vector<unsigned> EnqueuedHere;
   WaitCause Cause;
   unsigned Line; ///< line of the statement (or `}`) that needs it
+  /// It sits in a loop body and every op it covers was enqueued before that
+  /// loop: it runs on every iteration, but only the first that reaches it
+  /// finds them pending (the others return at once).
+  bool RepeatsWithNothingNew = false;
+  const clang::Stmt *InnermostLoop = nullptr; ///< the loop around it, if any
   // For WaitCause::Conflict:
   unsigned ConflictOp = 0; ///< the first pending op that conflicts
   std::string ObjectName;  ///< the object they share

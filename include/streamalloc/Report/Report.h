@@ -27,6 +27,10 @@ struct WaitReport {
   std::string Cause;
   std::string Reason;
   std::vector<unsigned> OpLines; ///< ops it waits for
+  /// What it costs in host calls and why it is there rather than cheaper,
+  /// when that is worth saying (a call per stream, a wait that repeats in a
+  /// loop); empty otherwise.
+  std::string Cost;
 };
 
 /// What was done with a host buffer that GPU copies use.

@@ -1,0 +1,40 @@
+// A clock read in a timed loop waits for the copy the original had finished
+// before the loop. The wait sits in the loop body, so it runs on every
+// iteration: the report says that only the first pass finds the copy pending
+// and what the place buys (the host work before it overlaps the copy). A wait
+// for work of the loop itself gets no such note.
+//
+// RUN: %strip %s > %t.cu
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %FileCheck %s --check-prefix=REPORT < %t.report
+// RUN: %nvcc %t.out.cu
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+
+__global__ void step(float *p, float s) { p[threadIdx.x] *= s; }
+
+int main() {
+  float *h = (float *)malloc(32 * sizeof(float)), *d;
+  for (int i = 0; i < 32; ++i)
+    h[i] = i;
+  cudaMalloc(&d, 32 * sizeof(float));
+  cudaMemcpy(d, h, 32 * sizeof(float), cudaMemcpyHostToDevice);
+  double total = 0;
+  for (int it = 0; it < 4; ++it) {
+    total += it * 0.5;
+    clock_t t0 = clock();
+    step<<<1, 32>>>(d, 1.5f);
+    cudaDeviceSynchronize();
+    clock_t t1 = clock();
+    total += (double)(t1 - t0) * 0;
+  }
+  cudaMemcpy(h, d, 32 * sizeof(float), cudaMemcpyDeviceToHost);
+  printf("%f %f\n", h[1], total);
+  cudaFree(d);
+  free(h);
+  return 0;
+}
+
+// REPORT: {{.*}}:26: wait (timer) for line 22: the original had finished these ops when it read the clock on line 26; it runs on each pass through its loop that reaches it, but the ops it covers were queued before the loop, so only the first such pass finds them pending (the others return at once); here, the host work before it in that pass overlaps them
+// REPORT-NOT: only the first such pass
