@@ -166,12 +166,6 @@ public:
     if (IsMain && (Body->body_empty() || !isa<ReturnStmt>(Body->body_back())))
       R.Releases.push_back({InsertionPoint::BlockEnd, Body});
     finishWrapping();
-    // Each op's loops are known once the analysis is done.
-    for (Wait &W : R.Waits)
-      W.RepeatsWithNothingNew =
-          W.InnermostLoop && !W.Covers.empty() && llvm::none_of(W.Covers, [&](unsigned Op) {
-            return llvm::is_contained(R.Ops[Op].Loops, W.InnermostLoop);
-          });
     return std::move(R);
   }
 
@@ -413,12 +407,9 @@ private:
   }
 
   /// Whether \p A always enqueues an op left as written (not in \p Async)
-  /// whose call returns only once all earlier work of the tool's streams is
-  /// complete: nothing enqueued before the statement is pending after it.
+  /// that completes all earlier work (LegacyStream.h).
   bool completesEarlier(const StmtAccesses &A, llvm::ArrayRef<unsigned> Async) const {
-    return llvm::any_of(A.OpsAlwaysEnqueued, [&](unsigned Op) {
-      return !llvm::is_contained(Async, Op) && completesEarlierWork(FA.ops()[Op]);
-    });
+    return completesEarlierWork(A, FA, [&](unsigned Op) { return !llvm::is_contained(Async, Op); });
   }
 
   /// The first pending op that conflicts with \p Accesses, as a filled Wait;
@@ -1196,6 +1187,12 @@ std::string describeWait(const Wait &W, const FunctionAccesses &FA) {
            std::to_string(W.Line);
   }
   return "";
+}
+
+bool waitsOnlyForWorkBeforeItsLoop(const Wait &W, const CraResult &R) {
+  return W.InnermostLoop && !W.Covers.empty() && llvm::none_of(W.Covers, [&](unsigned Op) {
+           return llvm::is_contained(R.Ops[Op].Loops, W.InnermostLoop);
+         });
 }
 
 llvm::StringRef waitCauseName(WaitCause Cause) {

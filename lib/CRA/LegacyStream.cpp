@@ -25,4 +25,12 @@ bool completesEarlierWork(const GpuOp &Op) {
   return runsOnLegacyStream(Op) && copyDirectionOf(Op) == CopyDirection::DeviceToHost;
 }
 
+bool completesEarlierWork(const StmtAccesses &A, const FunctionAccesses &FA,
+                          llvm::function_ref<bool(unsigned)> LeftAsWritten) {
+  for (unsigned Op : A.OpsAlwaysEnqueued)
+    if (LeftAsWritten(Op) && completesEarlierWork(FA.ops()[Op]))
+      return true;
+  return false;
+}
+
 } // namespace streamalloc

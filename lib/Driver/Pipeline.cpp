@@ -43,12 +43,12 @@ namespace {
 
 /// The report's note on what a host wait costs, where it may be more sync
 /// calls than the original made there: each says why it is worth its calls.
-std::string waitCost(const Wait &W, size_t Calls) {
+std::string waitCost(const Wait &W, const CraResult &Cra, size_t Calls) {
   std::vector<std::string> Notes;
   if (Calls > 1)
     Notes.push_back(std::to_string(Calls) +
                     " sync calls, one per stream or event: the ops it covers ran side by side");
-  if (W.RepeatsWithNothingNew)
+  if (waitsOnlyForWorkBeforeItsLoop(W, Cra))
     Notes.push_back("it runs on each pass through its loop that reaches it, but the ops it "
                     "covers were queued before the loop, so only the first such pass finds "
                     "them pending (the others return at once); here, the host work before it "
@@ -792,8 +792,9 @@ private:
     reportAllocGroups(F, Ctx, Groups);
     std::vector<PinDecision> Pins =
         ProfitPins ? std::move(*ProfitPins) : planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
+    std::vector<unsigned> WaitsNotWritten;
     if (FileBlockers.empty()) {
-      Rewriter.addFunction(FA, Cra, Plan);
+      WaitsNotWritten = Rewriter.addFunction(FA, Cra, Plan);
       Rewriter.addPinning(Pins);
     }
     for (unsigned I = 0; I < Syncs.size(); ++I) {
@@ -851,24 +852,17 @@ private:
       return Lines;
     };
     const SourceManager &SM = Ctx.getSourceManager();
-    // Waits of two branches that must both go before the macro expansion
-    // holding them land on one place; the rewriter writes them once.
-    std::set<std::pair<unsigned, std::vector<unsigned>>> WrittenBefore;
     for (unsigned I = 0; I < Cra.Waits.size(); ++I) {
       const Wait &W = Cra.Waits[I];
-      bool Again = false;
-      if (W.Where.K == InsertionPoint::BeforeStmt && W.Where.Anchor->getBeginLoc().isMacroID()) {
-        SourceLocation At = SM.getExpansionLoc(W.Where.Anchor->getBeginLoc());
-        Again = !WrittenBefore.insert({SM.getFileOffset(At), W.Covers}).second;
-      }
       WaitReport R;
       R.Function = FA.name();
       R.Line = W.Line;
       R.Cause = waitCauseName(W.Cause).str();
       R.Reason = describeWait(W, FA);
       R.OpLines = opLines(W.Covers);
-      R.Cost = Again ? "the same place and ops as a wait above: written once"
-                     : waitCost(W, Plan.WaitStreams[I].size() + Plan.WaitEvents[I].size());
+      R.Cost = llvm::is_contained(WaitsNotWritten, I)
+                   ? "the same place and calls as a wait above: written once"
+                   : waitCost(W, Cra, Plan.WaitStreams[I].size() + Plan.WaitEvents[I].size());
       Result.Report.Waits.push_back(std::move(R));
     }
     for (const ClockRead &C : Cra.ClockReads)

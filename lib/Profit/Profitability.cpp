@@ -144,15 +144,6 @@ private:
   }
 };
 
-/// Whether \p S always makes a call left on the legacy stream that returns
-/// only once all earlier work is complete (a copy to the host): the host
-/// waits there without a wait of the tool's.
-bool hostWaitsForEarlierWorkIn(const Stmt *S, const FunctionAccesses &FA, const CraResult &Cra) {
-  return llvm::any_of(FA.accessesOf(S, true).OpsAlwaysEnqueued, [&](unsigned Op) {
-    return !Cra.Ops[Op].Async && completesEarlierWork(FA.ops()[Op]);
-  });
-}
-
 /// Whether host work runs between the statement that enqueues op \p Op and
 /// a wait for it, in the op's block: the siblings after the statement up to
 /// the first wait for the op placed before one of them (or at the block's
@@ -185,7 +176,10 @@ bool hostWorkBeforeWait(unsigned Op, const FunctionAccesses &FA, const CraResult
       After = S == D.Statement;
       continue;
     }
-    if (WaitsBefore.count(S) || hostWaitsForEarlierWorkIn(S, FA, Cra))
+    // A copy to the host left as written: the host waits there too.
+    if (WaitsBefore.count(S) ||
+        completesEarlierWork(FA.accessesOf(S, true), FA,
+                             [&](unsigned Other) { return !Cra.Ops[Other].Async; }))
       return false;
     if (Work.in(S))
       return true;

@@ -463,8 +463,8 @@ std::vector<unsigned> FileRewriter::misplacedWaits(const FunctionAccesses &FA,
   return Misplaced;
 }
 
-void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
-                               const StreamPlan &Plan) {
+std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
+                                                const StreamPlan &Plan) {
   // The bodies about to be wrapped in braces can be followed by code.
   for (auto [Owner, Body] : Cra.Wrapped)
     P->WrappedBodies.insert(Body);
@@ -516,6 +516,7 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
           "marks the end of " + FA.ops()[R.Op].Callee +
               (R.Event < Plan.NumEdgeEvents ? " for another stream" : " for the host"));
   std::set<std::pair<unsigned, std::string>> PlacedWaits; // (offset, call)
+  std::vector<unsigned> NotWritten;
   // The waits for returns out of one macro invocation share its guard.
   std::map<std::pair<unsigned, unsigned>, std::pair<std::vector<std::string>, std::string>> Guards;
   for (unsigned I = 0; I < Cra.Waits.size(); ++I) {
@@ -536,12 +537,17 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
       }
     }
     std::optional<unsigned> At = P->insertionOffset(Cra.Waits[I].Where);
+    bool Wrote = false;
     for (const std::string &Call : Calls)
       // Waits of two branches land on one place when both must go before
       // the macro expansion that holds them: the second would find nothing
       // left to wait for.
-      if (!At || PlacedWaits.insert({*At, Call}).second)
+      if (!At || PlacedWaits.insert({*At, Call}).second) {
         P->insertAt(Cra.Waits[I].Where, Call, describeWait(Cra.Waits[I], FA));
+        Wrote = true;
+      }
+    if (!Wrote)
+      NotWritten.push_back(I);
   }
   for (auto &[Range, Guard] : Guards)
     P->guardReturns(Range, llvm::join(Guard.first, " "), Guard.second);
@@ -563,6 +569,7 @@ void FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
     P->Edits.insert(End, Text);
   P->NumEvents += Plan.NumEvents;
   llvm::append_range(P->Releases, Cra.Releases);
+  return NotWritten;
 }
 
 void FileRewriter::dropStatement(unsigned Begin, unsigned End, const std::string &Reason) {

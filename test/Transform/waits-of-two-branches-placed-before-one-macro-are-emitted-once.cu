@@ -5,8 +5,9 @@
 // only one is written.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
 // RUN: %FileCheck %s < %t.out.cu --implicit-check-not=cudaStreamSynchronize
+// RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %nvcc %t.out.cu
 #include <chrono>
 #include <cstdio>
@@ -38,13 +39,16 @@ int main(int argc, char **argv) {
   cudaMemcpy(d, h, 32 * sizeof(float), cudaMemcpyHostToDevice);
   // CHECK: cudaMemcpyAsync(d, h, 32 * sizeof(float), cudaMemcpyHostToDevice, sa_stream([[S:[0-9]+]]));
   TIMED(argc, d)
-  // CHECK: cudaStreamSynchronize(sa_stream([[S]]));  // streamalloc: the original had finished these ops when it read the clock on line 40
+  // CHECK: cudaStreamSynchronize(sa_stream([[S]]));  // streamalloc: the original had finished these ops when it read the clock on line 41
   // CHECK-NEXT: TIMED(argc, d)
   cudaMemcpy(h, d, 32 * sizeof(float), cudaMemcpyDeviceToHost);
   printf("%f\n", h[1]);
-  // CHECK: cudaStreamSynchronize(sa_stream([[S]]));  // streamalloc: h is read below (written by cudaMemcpy on line 43)
+  // CHECK: cudaStreamSynchronize(sa_stream([[S]]));  // streamalloc: h is read below (written by cudaMemcpy on line 44)
   // CHECK-NEXT: printf("%f\n", h[1]);
   cudaFree(d);
   free(h);
   return 0;
 }
+
+// REPORT: {{.*}}:41: wait (timer) for line 39: the original had finished these ops when it read the clock on line 41
+// REPORT-NEXT: {{.*}}:41: wait (timer) for line 39: the original had finished these ops when it read the clock on line 41; the same place and calls as a wait above: written once

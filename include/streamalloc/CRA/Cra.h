@@ -76,11 +76,7 @@ struct Wait {
   /// enclosing code or from earlier iterations of the loop around it.
   std::vector<unsigned> EnqueuedHere;
   WaitCause Cause;
-  unsigned Line; ///< line of the statement (or `}`) that needs it
-  /// It sits in a loop body and every op it covers was enqueued before that
-  /// loop: it runs on every iteration, but only the first that reaches it
-  /// finds them pending (the others return at once).
-  bool RepeatsWithNothingNew = false;
+  unsigned Line;                              ///< line of the statement (or `}`) that needs it
   const clang::Stmt *InnermostLoop = nullptr; ///< the loop around it, if any
   // For WaitCause::Conflict:
   unsigned ConflictOp = 0; ///< the first pending op that conflicts
@@ -175,6 +171,11 @@ CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blo
                  llvm::ArrayRef<const clang::Expr *> IgnoredSyncs = {}, bool TimerWaits = true);
 
 llvm::StringRef waitCauseName(WaitCause Cause);
+
+/// Whether \p W sits in a loop body and every op it covers was enqueued
+/// before that loop: it runs on every iteration, but only the first that
+/// reaches it finds them pending (the others return at once).
+bool waitsOnlyForWorkBeforeItsLoop(const Wait &W, const CraResult &R);
 
 /// For a single-statement body \p Body of \p Owner (if/else/for/while/do):
 /// the file offset right after the token that precedes it (`)`, `else`,

@@ -16,10 +16,14 @@
 #ifndef STREAMALLOC_CRA_LEGACYSTREAM_H
 #define STREAMALLOC_CRA_LEGACYSTREAM_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 namespace streamalloc {
 
 class AccessSet;
+class FunctionAccesses;
 struct GpuOp;
+struct StmtAccesses;
 
 /// Whether \p Op, left as written, runs on the legacy default stream (a
 /// synchronous copy or fill, a launch without a stream).
@@ -35,6 +39,13 @@ const AccessSet &hostTouchedWhenLeft(const GpuOp &Op);
 /// synchronous copy to host memory returns once the copy is done, and on the
 /// legacy stream the copy ran after all of them.
 bool completesEarlierWork(const GpuOp &Op);
+
+/// Whether a statement with accesses \p A always makes such a call, with an
+/// op for which \p LeftAsWritten holds: nothing enqueued before the
+/// statement is pending after it (a copy in a `?:` branch or right of
+/// `&&`/`||` may not run).
+bool completesEarlierWork(const StmtAccesses &A, const FunctionAccesses &FA,
+                          llvm::function_ref<bool(unsigned)> LeftAsWritten);
 
 } // namespace streamalloc
 

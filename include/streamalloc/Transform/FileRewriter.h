@@ -42,7 +42,11 @@ public:
   /// statement and an op from one macro expansion); they must stay synchronous.
   std::vector<unsigned> misplacedWaits(const FunctionAccesses &FA, const CraResult &Cra) const;
 
-  void addFunction(const FunctionAccesses &FA, const CraResult &Cra, const StreamPlan &Plan);
+  /// Returns the waits (indices into Cra.Waits) it wrote nothing for: each
+  /// lands on the place of an earlier one that makes the same calls (waits of
+  /// two branches that must both go before the macro expansion holding them).
+  std::vector<unsigned> addFunction(const FunctionAccesses &FA, const CraResult &Cra,
+                                    const StreamPlan &Plan);
 
   /// Rewrites the allocations and releases of the buffers \p Decisions pin.
   void addPinning(const std::vector<PinDecision> &Decisions);
