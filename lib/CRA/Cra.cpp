@@ -442,6 +442,52 @@ private:
     return First;
   }
 
+  /// The one op whose call makes \p A block in the original, when nothing
+  /// else in the statement may block.
+  const GpuOp *soleBlockingOp(const StmtAccesses &A) const {
+    if (A.MayBlock || A.MaySync || A.SyncsDevice)
+      return nullptr;
+    const GpuOp *Found = nullptr;
+    for (unsigned Op : A.Ops)
+      if (blocksInOriginal(FA.ops()[Op], FA)) {
+        if (Found)
+          return nullptr;
+        Found = &FA.ops()[Op];
+      }
+    return Found;
+  }
+
+  /// The first pending op of \p State that conflicts with what statement \p S
+  /// (accesses \p A, ops \p Async made asynchronous) touches, with every such
+  /// op in \p Conflicting. When \p DoneBefore is given, \p S blocks in the
+  /// original: the arguments of the op that blocks were read before it did,
+  /// when the original had completed only \p DoneBefore; everything else in
+  /// the statement is checked against what it had completed after.
+  std::optional<Wait> statementConflict(const Stmt *S, const StmtAccesses &A,
+                                        llvm::ArrayRef<unsigned> Async, bool MayNotRun,
+                                        const std::vector<unsigned> *DoneBefore,
+                                        const PendingSet &State,
+                                        std::vector<unsigned> &Conflicting) const {
+    std::vector<unsigned> DoneAfter = State.done();
+    const GpuOp *Blocking = DoneBefore ? soleBlockingOp(A) : nullptr;
+    if (!Blocking)
+      return conflict(DoneAfter, effectiveAccesses(A, Async), A.UnknownWhy, &Conflicting);
+    // A wait before the statement for a clock read may have ended some.
+    std::vector<unsigned> StillPending;
+    llvm::copy_if(DoneAfter, std::back_inserter(StillPending),
+                  [&](unsigned Op) { return llvm::is_contained(*DoneBefore, Op); });
+    StmtAccesses Arguments = FA.accessesOf(Blocking->Call, MayNotRun);
+    StmtAccesses Rest = FA.accessesOf(S, MayNotRun, Blocking->Call);
+    Rest.Ops = A.Ops; // the op's own effects happen when it runs
+    std::vector<unsigned> Found;
+    std::optional<Wait> W = conflict(StillPending, Arguments.Host, Arguments.UnknownWhy, &Found);
+    std::optional<Wait> After =
+        conflict(DoneAfter, effectiveAccesses(Rest, Async), Rest.UnknownWhy, &Found);
+    llvm::copy_if(DoneAfter, std::back_inserter(Conflicting),
+                  [&](unsigned Op) { return llvm::is_contained(Found, Op); });
+    return W ? W : After;
+  }
+
   /// Whether \p Body, a single-statement body of \p Owner, is analysed as a
   /// block of its own (the rewriter can wrap it in braces).
   bool wrappable(const Stmt *Owner, const Stmt *Body) const {
@@ -843,14 +889,18 @@ private:
         }
 
       // A statement that blocks in the original completes all earlier work
-      // there, before (conservatively) any of its own accesses.
-      if (statementBlocksInOriginal(A, FA) || Inside) // inactive code may sync
+      // there, before (conservatively) any of its own accesses but the
+      // arguments of the op that blocks.
+      std::vector<unsigned> DoneBefore = State.done();
+      bool Blocks = statementBlocksInOriginal(A, FA) || Inside; // inactive code may sync
+      if (Blocks)
         State.originalBlocks();
       if (A.ReadsTimer)
         waitForTimer(State, S);
-      AccessSet Accesses = effectiveAccesses(A, Async);
       std::vector<unsigned> Conflicting;
-      if (std::optional<Wait> W = conflict(State.done(), Accesses, A.UnknownWhy, &Conflicting))
+      if (std::optional<Wait> W = statementConflict(S, A, Async, MayNotRun,
+                                                    Blocks && !Inside ? &DoneBefore : nullptr,
+                                                    State, Conflicting))
         waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
       // A conflict wait covers only the conflicting ops' streams: a jump out of
       // the function or block still waits for the rest.

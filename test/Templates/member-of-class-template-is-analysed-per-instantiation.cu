@@ -1,7 +1,9 @@
 // A member function of a class template is analysed through each
 // instantiation of its class; both instantiations ask for the same edits, so
 // the out-of-line definition is rewritten once. The waits are conservative
-// (a member function's `this` may overlap its pointer arguments).
+// (a member function's `this` may overlap its pointer arguments), but the
+// copy back reads `this->dev` when it is called, while the original still
+// ran the kernel: no wait before it.
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
@@ -26,11 +28,10 @@ template <typename T> void Pipeline<T>::roundTrip(T *host) {
 }
 // CHECK: template <typename T> void Pipeline<T>::roundTrip(T *host) {
 // CHECK-NEXT:   cudaMemcpyAsync(dev, host, n * sizeof(T), cudaMemcpyHostToDevice, sa_stream(0));
-// CHECK-NEXT:   cudaStreamSynchronize(sa_stream(0));  // streamalloc: *this (which may overlap *host, *this->dev) is read below (written by cudaMemcpy on line 22)
+// CHECK-NEXT:   cudaStreamSynchronize(sa_stream(0));  // streamalloc: *this (which may overlap *host, *this->dev) is read below (written by cudaMemcpy on line 24)
 // CHECK-NEXT:   twice<<<1, 32, 0, sa_stream(0)>>>(dev);
-// CHECK-NEXT:   cudaStreamSynchronize(sa_stream(0));  // streamalloc: *this (which may overlap *host, *this->dev) is read below (written by kernel `twice` on line 23)
 // CHECK-NEXT:   cudaMemcpyAsync(host, dev, n * sizeof(T), cudaMemcpyDeviceToHost, sa_stream(0));
-// CHECK-NEXT:   cudaStreamSynchronize(sa_stream(0));  // streamalloc: *host (which may overlap *this, *this->dev) is read below (written by cudaMemcpy on line 24)
+// CHECK-NEXT:   cudaStreamSynchronize(sa_stream(0));  // streamalloc: *host (which may overlap *this, *this->dev) is read below (written by kernel `twice` on line 25)
 // CHECK-NEXT:   printf("%f\n", (double)host[0]);
 // CHECK-NEXT: }
 
