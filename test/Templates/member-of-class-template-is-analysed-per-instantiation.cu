@@ -50,4 +50,4 @@ int main() {
   return 0;
 }
 
-// REPORT: {{.*}}:21: template `Pipeline::roundTrip`: analysed per instantiation (Pipeline<float>::roundTrip, Pipeline<int>::roundTrip), which agree on every edit
+// REPORT: {{.*}}:23: template `Pipeline::roundTrip`: analysed per instantiation (Pipeline<float>::roundTrip, Pipeline<int>::roundTrip), which agree on every edit
