@@ -376,6 +376,20 @@ private:
     recordClockRead(S, std::move(Done), State);
   }
 
+  /// Before loop \p Loop, whose every pass reads a clock at \p Clock: the
+  /// ops the original had completed before the loop are waited for once
+  /// there, not by the clock read's wait on every pass (where only the first
+  /// would find them pending).
+  void waitBeforeLoopForTimer(PendingSet &State, const Stmt *Loop, const Stmt *Clock) {
+    std::vector<unsigned> Done = State.done();
+    if (!TimerWaits || Done.empty())
+      return;
+    Wait W;
+    W.ConflictOp = Done.front();
+    W.ClockInLoopLine = lineOf(Clock->getBeginLoc());
+    waitBefore(State, Loop, WaitCause::Timer, std::move(W), Done);
+  }
+
   void recordClockRead(const Stmt *S, std::vector<unsigned> Done, const PendingSet &State) {
     auto It = llvm::find_if(R.ClockReads, [&](const ClockRead &C) { return C.Statement == S; });
     if (It == R.ClockReads.end()) {
@@ -971,12 +985,15 @@ private:
 
   /// What the statements that run on every pass through \p Region may touch
   /// (its statements outside nested branches, and the conditions and headers
-  /// of nested statements), with the ops that may run asynchronously left out.
-  void everyPass(const Stmt *Region, AccessSet &Out, std::string &Why) const {
-    auto Add = [&](const StmtAccesses &A, llvm::ArrayRef<unsigned> Async) {
+  /// of nested statements), with the ops that may run asynchronously left out;
+  /// \p Clock receives the first of them that reads a clock.
+  void everyPass(const Stmt *Region, AccessSet &Out, std::string &Why, const Stmt *&Clock) const {
+    auto Add = [&](const Stmt *S, const StmtAccesses &A, llvm::ArrayRef<unsigned> Async) {
       Out.addAll(effectiveAccesses(A, Async));
       if (Why.empty())
         Why = A.UnknownWhy;
+      if (A.ReadsTimer && !Clock)
+        Clock = S;
     };
     for (const Stmt *Child : childrenOf(Region)) {
       const Stmt *S = unwrapLabels(Child);
@@ -986,23 +1003,24 @@ private:
         for (unsigned Op : A.Ops)
           if (Blocked[Op].empty())
             Async.push_back(Op);
-        Add(A, Async);
+        Add(S, A, Async);
         continue;
       }
       Shape Sh = shapeOf(S);
       if (Sh.Whole) {
         llvm::SmallVector<unsigned, 8> Candidates;
         nestedCandidates(S, Candidates);
-        Add(FA.accessesOf(S, true), Candidates);
+        Add(S, FA.accessesOf(S, true), Candidates);
         continue;
       }
       for (const Stmt *Part : Sh.Header)
-        Add(FA.accessesOf(Part, true), {});
+        if (Part)
+          Add(Part, FA.accessesOf(Part, true), {});
       for (const Stmt *Part : Sh.Fallback)
-        Add(FA.accessesOf(Part, true), {});
+        Add(Part, FA.accessesOf(Part, true), {});
       if (!isa<IfStmt, SwitchStmt>(S))
         for (const Stmt *Nested : Sh.Regions)
-          everyPass(Nested, Out, Why);
+          everyPass(Nested, Out, Why, Clock);
     }
   }
 
@@ -1019,6 +1037,7 @@ private:
     // What is checked before the statement blocks, or reads a clock, in the
     // original; for a loop: whether anything in it blocks (§3a).
     bool PreBlocks = Inside.has_value(), PreTimer = false;
+    const Stmt *EveryPassClock = nullptr; // a clock read on every pass of the loop
     bool LoopBlocks = isLoop(S) && statementBlocksInOriginal(A, FA);
     if (Sh.Whole) {
       llvm::SmallVector<unsigned, 8> Candidates;
@@ -1056,7 +1075,7 @@ private:
       // A wait for ops pending before a loop that every iteration would
       // execute goes before the loop, once, rather than into its body.
       if (isLoop(S) && !Sh.Regions.empty())
-        everyPass(Sh.Regions.front(), Pre, PreWhy);
+        everyPass(Sh.Regions.front(), Pre, PreWhy, EveryPassClock);
       bool InRegion = Inside && llvm::any_of(Sh.Regions, [&](const Stmt *Region) {
                         return offsetOf(Region->getBeginLoc()) <= *Inside &&
                                *Inside <= offsetOf(Region->getEndLoc());
@@ -1081,6 +1100,8 @@ private:
     if (std::optional<Wait> W =
             conflict(LoopBlocks ? State : State.done(), Pre, PreWhy, &Conflicting))
       waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
+    if (EveryPassClock)
+      waitBeforeLoopForTimer(State, S, EveryPassClock);
     // A conflict wait covers only the conflicting ops' streams: leaving the
     // function or block still waits for the rest.
     // A jump in a macro's branch that cannot be braced (`if (e) return;`)
@@ -1233,6 +1254,10 @@ std::string describeWait(const Wait &W, const FunctionAccesses &FA) {
   case WaitCause::InactiveCode:
     return "this branch is not compiled in the analysed build and may use the GPU's results";
   case WaitCause::Timer:
+    if (W.ClockInLoopLine)
+      return "the original had finished these ops when it read the clock on line " +
+             std::to_string(W.ClockInLoopLine) +
+             ", on every pass of the loop below: waited for once, before the loop";
     return "the original had finished these ops when it read the clock on line " +
            std::to_string(W.Line);
   }

@@ -83,6 +83,9 @@ struct Wait {
   std::string ObjectName;  ///< the object they share
   bool HostWrites = false; ///< the statement writes (rather than only reads) it
   std::string Detail;      ///< why the object is Unknown, if it is
+  // For WaitCause::Timer before a loop: the line of the clock read on every
+  // pass of the loop (0 for a wait before the clock read itself).
+  unsigned ClockInLoopLine = 0;
 };
 
 struct OpDecision {
