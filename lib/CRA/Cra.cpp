@@ -912,9 +912,9 @@ private:
       if (A.ReadsTimer)
         waitForTimer(State, S);
       std::vector<unsigned> Conflicting;
-      if (std::optional<Wait> W = statementConflict(S, A, Async, MayNotRun,
-                                                    Blocks && !Inside ? &DoneBefore : nullptr,
-                                                    State, Conflicting))
+      if (std::optional<Wait> W =
+              statementConflict(S, A, Async, MayNotRun, Blocks && !Inside ? &DoneBefore : nullptr,
+                                State, Conflicting))
         waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
       // A conflict wait covers only the conflicting ops' streams: a jump out of
       // the function or block still waits for the rest.
