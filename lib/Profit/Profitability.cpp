@@ -145,47 +145,134 @@ private:
 };
 
 /// Whether host work runs between the statement that enqueues op \p Op and
-/// a wait for it, in the op's block: the siblings after the statement up to
-/// the first wait for the op placed before one of them (or at the block's
-/// end). Waits on error paths (a branch that exits) do not end the stretch;
-/// where the op's statement is not directly in a block, or no wait for it
-/// is in its block, something may overlap: true.
-bool hostWorkBeforeWait(unsigned Op, const FunctionAccesses &FA, const CraResult &Cra) {
-  const OpDecision &D = Cra.Ops[Op];
-  if (!D.Statement)
-    return true;
-  ASTContext &Ctx = FA.function().getASTContext();
-  auto Parents = Ctx.getParents(*D.Statement);
-  const auto *Block = Parents.size() == 1 ? Parents[0].get<CompoundStmt>() : nullptr;
-  if (!Block)
-    return true;
-  llvm::SmallPtrSet<const Stmt *, 4> WaitsBefore;
-  bool WaitAtEnd = false;
-  for (const Wait &W : Cra.Waits) {
-    if (!llvm::is_contained(W.Covers, Op))
-      continue;
-    if (W.Where.K == InsertionPoint::BeforeStmt)
-      WaitsBefore.insert(W.Where.Anchor);
-    else if (W.Where.K == InsertionPoint::BlockEnd && W.Where.Anchor == Block)
-      WaitAtEnd = true;
-  }
-  HostWork Work(Ctx);
-  bool After = false;
-  for (const Stmt *S : Block->body()) {
-    if (!After) {
-      After = S == D.Statement;
-      continue;
+/// a wait for it: the siblings after the statement up to the first wait for
+/// the op placed before one of them (or at the block's end). When the
+/// statement is (directly in) the body of a loop, both ways on from the
+/// body's end count: the next pass (the loop's header, then the body up to a
+/// wait for the op before one of its statements) and the loop's exit (the
+/// siblings after the loop, as above). Waits on error paths (a branch that
+/// exits) do not end the stretch; where the statement is elsewhere, or a way
+/// on reaches no wait for the op, something may overlap: true.
+class HostWorkBeforeWait {
+public:
+  HostWorkBeforeWait(unsigned Op, const FunctionAccesses &FA, const CraResult &Cra)
+      : Op(Op), FA(FA), Cra(Cra), Ctx(FA.function().getASTContext()), Work(Ctx) {
+    for (const Wait &W : Cra.Waits) {
+      if (!llvm::is_contained(W.Covers, Op))
+        continue;
+      if (W.Where.K == InsertionPoint::BeforeStmt)
+        WaitsBefore.insert(W.Where.Anchor);
+      else if (W.Where.K == InsertionPoint::BlockEnd || W.Where.K == InsertionPoint::BodyEnd)
+        WaitsAtEnd.insert(W.Where.Anchor);
     }
-    // A copy to the host left as written: the host waits there too.
-    if (WaitsBefore.count(S) ||
-        completesEarlierWork(FA.accessesOf(S, true), FA,
-                             [&](unsigned Other) { return !Cra.Ops[Other].Async; }))
-      return false;
-    if (Work.in(S))
-      return true;
   }
-  return !WaitAtEnd;
-}
+
+  bool operator()() const {
+    const Stmt *S = Cra.Ops[Op].Statement;
+    if (!S)
+      return true;
+    const Stmt *Parent = parentOf(S);
+    if (const auto *Block = dyn_cast_or_null<CompoundStmt>(Parent)) {
+      if (std::optional<bool> Found = scanAfter(Block, S))
+        return *Found;
+      const Stmt *Loop = parentOf(Block);
+      if (WaitsAtEnd.count(Block))
+        return false;
+      if (!isLoopWithBody(Loop, Block))
+        return true;
+      llvm::SmallVector<const Stmt *, 8> Body(Block->body_begin(), Block->body_end());
+      return nextPassOrExit(Loop, Body);
+    }
+    if (isLoopWithBody(Parent, S))
+      return !WaitsAtEnd.count(S) && nextPassOrExit(Parent, llvm::ArrayRef<const Stmt *>(S));
+    return true;
+  }
+
+private:
+  unsigned Op;
+  const FunctionAccesses &FA;
+  const CraResult &Cra;
+  ASTContext &Ctx;
+  HostWork Work;
+  llvm::SmallPtrSet<const Stmt *, 4> WaitsBefore, WaitsAtEnd;
+
+  const Stmt *parentOf(const Stmt *S) const {
+    auto Parents = Ctx.getParents(*S);
+    return Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+  }
+
+  bool isLoopWithBody(const Stmt *Loop, const Stmt *Body) const {
+    if (!Loop || !isRepeatingLoop(Loop, Ctx))
+      return false;
+    if (const auto *For = dyn_cast<ForStmt>(Loop))
+      return For->getBody() == Body;
+    if (const auto *While = dyn_cast<WhileStmt>(Loop))
+      return While->getBody() == Body;
+    if (const auto *Do = dyn_cast<DoStmt>(Loop))
+      return Do->getBody() == Body;
+    return false;
+  }
+
+  /// Whether the host waits for the op before \p S does anything.
+  bool waitsAt(const Stmt *S) const {
+    // A copy to the host left as written: the host waits there too.
+    return WaitsBefore.count(S) ||
+           completesEarlierWork(FA.accessesOf(S, true), FA,
+                                [&](unsigned Other) { return !Cra.Ops[Other].Async; });
+  }
+
+  /// The siblings after \p S in \p Block: whether host work (true) or a wait
+  /// (false) comes first; none if neither does.
+  std::optional<bool> scanAfter(const CompoundStmt *Block, const Stmt *S) const {
+    bool After = false;
+    for (const Stmt *Child : Block->body()) {
+      if (!After) {
+        After = Child == S;
+        continue;
+      }
+      if (waitsAt(Child))
+        return false;
+      if (Work.in(Child))
+        return true;
+    }
+    return std::nullopt;
+  }
+
+  /// From the end of \p Loop's body (\p Body, its statements): the next pass
+  /// and the way out of the loop both reach a wait before any host work.
+  bool nextPassOrExit(const Stmt *Loop, llvm::ArrayRef<const Stmt *> Body) const {
+    if (isa<CXXForRangeStmt>(Loop))
+      return true;
+    const Stmt *Cond = nullptr, *Inc = nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(Loop)) {
+      Cond = For->getCond();
+      Inc = For->getInc();
+    } else if (const auto *While = dyn_cast<WhileStmt>(Loop)) {
+      Cond = While->getCond();
+    } else if (const auto *Do = dyn_cast<DoStmt>(Loop)) {
+      Cond = Do->getCond();
+    }
+    if (Work.in(Cond) || Work.in(Inc))
+      return true;
+    bool NextPassWaits = false;
+    for (const Stmt *Child : Body) {
+      if (waitsAt(Child)) {
+        NextPassWaits = true;
+        break;
+      }
+      if (Work.in(Child) || Child == Cra.Ops[Op].Statement)
+        return true;
+    }
+    if (!NextPassWaits)
+      return true;
+    const auto *Outer = dyn_cast_or_null<CompoundStmt>(parentOf(Loop));
+    if (!Outer)
+      return true;
+    if (std::optional<bool> Found = scanAfter(Outer, Loop))
+      return *Found;
+    return !WaitsAtEnd.count(Outer);
+  }
+};
 
 /// The plan's dependency edges, to tell which async ops may run side by side.
 class Dependencies {
@@ -257,7 +344,7 @@ std::vector<std::string> unprofitableOps(const FunctionAccesses &FA, const CraRe
                   "stream could overlap it";
       continue;
     }
-    if (!hostWorkBeforeWait(X.Id, FA, Cra))
+    if (!HostWorkBeforeWait(X.Id, FA, Cra)())
       Why[X.Id] = "not worth it: nothing could overlap it (no host work before the host waits "
                   "for it, no independent GPU work on another stream)";
   }
