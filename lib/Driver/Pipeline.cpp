@@ -397,6 +397,7 @@ public:
       else if (auto It = Options.KeepIncluded.find(Inc.RealPath); It != Options.KeepIncluded.end())
         Why = It->second;
       Inc.Rewritable = Why.empty();
+      Inc.WhyLeft = Why;
       (Why.empty() ? Files : LeftAsWritten).insert(F);
       WhyLeft[F] = Why;
       DisplayName[F] = Inc.Path;
@@ -1144,10 +1145,22 @@ std::map<std::string, std::string> disagreements(const std::vector<FileResult> &
                                                  const PipelineOptions &Options) {
   std::map<std::string, std::string> Found;
   std::map<std::string, std::pair<const FileResult *, const IncludedFile *>> First;
+  // A unit that cannot rewrite the file (it includes it twice) would include
+  // the rewritten text without defining the pool it declares.
+  std::map<std::string, std::string> LeftIn;
+  for (const FileResult &R : Results)
+    for (const IncludedFile &Inc : R.Included)
+      if (!Inc.Rewritable && Options.RewriteIncluded && !LeftIn.count(Inc.RealPath))
+        LeftIn[Inc.RealPath] = "it is left as written in " + R.Path + ": " + Inc.WhyLeft;
   for (const FileResult &R : Results)
     for (const IncludedFile &Inc : R.Included) {
       if (!Inc.Rewritable || Options.KeepIncluded.count(Inc.RealPath))
         continue;
+      if (auto Left = LeftIn.find(Inc.RealPath);
+          Left != LeftIn.end() && Inc.Output != Inc.Original) {
+        Found.try_emplace(Inc.RealPath, Left->second);
+        continue;
+      }
       auto [It, New] = First.try_emplace(Inc.RealPath, &R, &Inc);
       if (New || It->second.second->Output == Inc.Output || Found.count(Inc.RealPath))
         continue;

@@ -53,6 +53,7 @@ struct IncludedFile {
   std::string Original;
   std::string Output;      ///< == Original when not rewritten
   bool Rewritable = false; ///< its functions were analysed for this run
+  std::string WhyLeft;     ///< why not, when it is the project's but not Rewritable
 };
 
 struct FileResult {
