@@ -363,8 +363,9 @@ public:
   /// Sorts the files the preprocessor entered: \p Files gets the project's
   /// own included files this run rewrites, \p LeftAsWritten the others of
   /// the project's (with why in WhyLeft); Result.Included lists both.
-  void classifyIncludedFiles(const SourceManager &SM, std::set<FileID> &Files,
+  void classifyIncludedFiles(ASTContext &Ctx, std::set<FileID> &Files,
                              std::set<FileID> &LeftAsWritten) {
+    const SourceManager &SM = Ctx.getSourceManager();
     FileID Main = SM.getMainFileID();
     std::set<FileID> Projects{Main};
     std::set<unsigned> Seen;
@@ -382,15 +383,23 @@ public:
         continue;
       Projects.insert(F);
       IncludedFile Inc;
-      llvm::SmallString<256> Name(Entry->getName());
-      llvm::sys::path::remove_dots(Name, /*remove_dot_dot=*/true);
-      Inc.Path = std::string(Name);
       llvm::SmallString<256> Real;
-      Inc.RealPath =
-          llvm::sys::fs::real_path(Entry->getName(), Real) ? Inc.Path : std::string(Real);
+      if (llvm::sys::fs::real_path(Entry->getName(), Real))
+        Real = Entry->getName();
+      Inc.RealPath = std::string(Real);
+      // Named for the user: relative to the folder the tool runs in, if under it.
+      llvm::SmallString<256> Cwd;
+      llvm::StringRef Rel(Inc.RealPath);
+      if (!llvm::sys::fs::current_path(Cwd) && isUnderFolder(Rel, Cwd) && Rel.size() > Cwd.size())
+        Rel = Rel.drop_front(Cwd.size()).ltrim("/");
+      Inc.Path = Rel.str();
       Inc.Original = Inc.Output = SM.getBufferData(F).str();
       std::string Why;
-      if (Facts.TimesEntered.at(Entry->getUID()) > 1)
+      if (const Decl *Around = declAround(Ctx, SM.getIncludeLoc(F)))
+        Why = "it is included inside a declaration (" + std::string(Around->getDeclKindName()) +
+              ", line " + std::to_string(SM.getExpansionLineNumber(Around->getBeginLoc())) +
+              "), where the declarations of the stream pool would not name the main file's";
+      else if (Facts.TimesEntered.at(Entry->getUID()) > 1)
         Why = "it is included more than once in this translation unit (without an include guard)";
       else if (!Options.RewriteIncluded)
         Why = "rewrite included files with -i or --out-dir";
@@ -424,7 +433,7 @@ public:
     }
 
     std::set<FileID> Files{SM.getMainFileID()}, LeftAsWritten;
-    classifyIncludedFiles(SM, Files, LeftAsWritten);
+    classifyIncludedFiles(Ctx, Files, LeftAsWritten);
     Survey S(Ctx, Files, LeftAsWritten);
     S.TraverseDecl(Ctx.getTranslationUnitDecl());
     if (PP.isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM"))
@@ -525,6 +534,22 @@ public:
       Result.Report.IncludedFiles.push_back(
           {Inc.Path, Inc.Output != Inc.Original, Inc.Rewritable ? "" : WhyLeft[F]});
     }
+  }
+
+  /// The top-level declaration (namespace, class, extern "C" block,
+  /// function) whose text holds \p Include, if any.
+  static const Decl *declAround(ASTContext &Ctx, SourceLocation Include) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    FileID In = SM.getFileID(Include);
+    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+      SourceLocation Begin = SM.getExpansionLoc(D->getBeginLoc());
+      SourceLocation End = SM.getExpansionRange(D->getEndLoc()).getEnd();
+      if (Begin.isValid() && End.isValid() && SM.getFileID(Begin) == In &&
+          SM.isBeforeInTranslationUnit(Begin, Include) &&
+          SM.isBeforeInTranslationUnit(Include, End))
+        return D;
+    }
+    return nullptr;
   }
 
   /// Where the top-level #include lines of \p F end (for an include-guarded
