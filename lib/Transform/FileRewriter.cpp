@@ -16,10 +16,12 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
 
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 using namespace clang;
 
@@ -36,9 +38,6 @@ constexpr llvm::StringLiteral ReturnGuard = "sa_wait_on_return";
 
 std::string streamExpr(unsigned Stream) {
   return (Accessor + "(" + llvm::Twine(Stream) + ")").str();
-}
-std::string eventExpr(unsigned Event) {
-  return (EventAccessor + "(" + llvm::Twine(Event) + ")").str();
 }
 /// `f(a, b);` for the table's function \p Id.
 std::string callStatement(ApiId Id, llvm::ArrayRef<std::string> Args) {
@@ -71,7 +70,7 @@ struct FileRewriter::Impl {
   llvm::StringRef Buffer;
   EditList Edits;
   std::optional<unsigned> LastStream;
-  unsigned NumEvents = 0; ///< events used by the functions added so far
+  unsigned NumEvents = 0; ///< events of the file used by the functions added so far
   /// The page-locking helpers the edits call (sa_pinned_malloc, ...): only
   /// those are emitted, so the output has no unused function.
   llvm::StringSet<> HelpersCalled;
@@ -87,8 +86,11 @@ struct FileRewriter::Impl {
     EditList Edits;
     llvm::StringSet<> HelpersCalled;
     bool FreeHelper = false, ReturnGuards = false;
+    unsigned NumEvents = 0;
   };
   std::map<FileID, FileState> Others;
+  /// Per included file, the name part of its event accessor (its file name).
+  std::map<FileID, std::string> Tags;
 
   explicit Impl(ASTContext &Ctx)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Buffer(SM.getBufferData(SM.getMainFileID())),
@@ -98,19 +100,47 @@ struct FileRewriter::Impl {
   void select(FileID F) {
     if (F == File || F.isInvalid())
       return;
-    Others[File] = {std::move(Edits), std::move(HelpersCalled), FreeHelper, ReturnGuards};
+    Others[File] = {std::move(Edits), std::move(HelpersCalled), FreeHelper, ReturnGuards,
+                    NumEvents};
     FileState In = std::move(Others[F]);
     Others.erase(F);
     Edits = std::move(In.Edits);
     HelpersCalled = std::move(In.HelpersCalled);
     FreeHelper = In.FreeHelper;
     ReturnGuards = In.ReturnGuards;
+    NumEvents = In.NumEvents;
     File = F;
     Buffer = SM.getBufferData(F);
   }
   /// Makes the file that holds \p L (at its outermost expansion) the one edited.
   void selectFileOf(SourceLocation L) { select(SM.getFileID(SM.getExpansionLoc(L))); }
   bool inFile(SourceLocation FileLoc) const { return SM.getFileID(FileLoc) == File; }
+
+  /// The event accessor of \p F: the main file's `sa_event`, or one per
+  /// included file, `sa_event_<its file name>`, whose events are numbered on
+  /// their own: a header's text then does not depend on which other files a
+  /// translation unit includes before it.
+  std::string eventAccessor(FileID F) {
+    if (F == SM.getMainFileID())
+      return EventAccessor.str();
+    auto [It, New] = Tags.try_emplace(F);
+    if (New) {
+      std::string Name;
+      if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(F))
+        Name = llvm::sys::path::filename(Entry->getName()).str();
+      for (char &C : Name)
+        if (!llvm::isAlnum(C))
+          C = '_';
+      std::string Tag = Name;
+      for (unsigned I = 2; llvm::any_of(Tags, [&](const auto &T) { return T.second == Tag; }); ++I)
+        Tag = Name + "_" + std::to_string(I);
+      It->second = Tag;
+    }
+    return EventAccessor.str() + "_" + It->second;
+  }
+  std::string eventExpr(unsigned Event) {
+    return eventAccessor(File) + "(" + std::to_string(Event) + ")";
+  }
 
   /// File offset where the token at \p L is spelled in the main file, if it
   /// is spelled there directly or through macro arguments only. Otherwise the
@@ -337,7 +367,7 @@ struct FileRewriter::Impl {
 
   /// For an included file: declarations of the pool and helpers its edits
   /// call (the main file defines them); empty when it calls none.
-  std::string poolDeclarations(bool UsesStreams) const {
+  std::string poolDeclarations(bool UsesStreams) {
     auto Sym = [](ApiSymbol S) { return apiSymbol(S).str(); };
     auto Mentions = [&](llvm::StringRef Name) {
       for (const Edit &E : Edits.all())
@@ -353,12 +383,14 @@ struct FileRewriter::Impl {
     };
     if (UsesStreams) {
       Declare(Accessor, Sym(ApiSymbol::cudaStream_t) + " " + Accessor.str() + "(int i)");
-      Declare(EventAccessor, Sym(ApiSymbol::cudaEvent_t) + " " + EventAccessor.str() + "(int i)");
+      std::string Events = eventAccessor(File);
+      Declare(Events, Sym(ApiSymbol::cudaEvent_t) + " " + Events + "(int i)");
       Declare(Release, "void " + Release.str() + "()");
     }
+    // A stream-ordered release replaces the call's name, like the page-locking helpers.
     if (FreeHelper)
-      Declare(FreeAsync, Sym(ApiSymbol::cudaError_t) + " " + FreeAsync.str() + "(void *p, " +
-                             Sym(ApiSymbol::cudaStream_t) + " s)");
+      Decls += "static inline " + Sym(ApiSymbol::cudaError_t) + " " + FreeAsync.str() +
+               "(void *p, " + Sym(ApiSymbol::cudaStream_t) + " s);\n";
     for (llvm::StringRef Name : {"sa_pinned_malloc", "sa_registered_malloc"})
       if (HelpersCalled.contains(Name))
         Declare(Name, "void *" + Name.str() + "(size_t bytes)");
@@ -584,7 +616,7 @@ std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, cons
     for (unsigned Stream : Streams)
       Calls.push_back(callStatement(ApiId::cudaStreamSynchronize, {streamExpr(Stream)}));
     for (unsigned E : Events)
-      Calls.push_back(callStatement(ApiId::cudaEventSynchronize, {eventExpr(Base + E)}));
+      Calls.push_back(callStatement(ApiId::cudaEventSynchronize, {P->eventExpr(Base + E)}));
     return Calls;
   };
   // Waits at the end of a wrapped body go with its `}`.
@@ -603,11 +635,11 @@ std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, cons
   // before the wait (the wait may be for that very event).
   for (const EventRecord &R : Plan.Records)
     if (!RecordAtWait[R.Event])
-      P->insertAfter(
-          R.Statement,
-          callStatement(ApiId::cudaEventRecord, {eventExpr(Base + R.Event), streamExpr(R.Stream)}),
-          "marks the end of " + FA.ops()[R.Op].Callee +
-              (R.Event < Plan.NumEdgeEvents ? " for another stream" : " for the host"));
+      P->insertAfter(R.Statement,
+                     callStatement(ApiId::cudaEventRecord,
+                                   {P->eventExpr(Base + R.Event), streamExpr(R.Stream)}),
+                     "marks the end of " + FA.ops()[R.Op].Callee +
+                         (R.Event < Plan.NumEdgeEvents ? " for another stream" : " for the host"));
   std::set<std::pair<unsigned, std::string>> PlacedWaits; // (offset, call)
   std::vector<unsigned> NotWritten;
   // The waits for returns out of one macro invocation share its guard.
@@ -651,11 +683,11 @@ std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, cons
       if (RecordAtWait[E])
         P->insertAt({InsertionPoint::BeforeStmt, W.At},
                     callStatement(ApiId::cudaEventRecord,
-                                  {eventExpr(Base + E), streamExpr(Plan.Records[E].Stream)}),
+                                  {P->eventExpr(Base + E), streamExpr(Plan.Records[E].Stream)}),
                     "marks the end of " + Producer + " for another stream");
       P->insertAt({InsertionPoint::BeforeStmt, W.At},
                   callStatement(ApiId::cudaStreamWaitEvent,
-                                {streamExpr(W.Waiter), eventExpr(Base + E), "0"}),
+                                {streamExpr(W.Waiter), P->eventExpr(Base + E), "0"}),
                   "order after " + Producer + " (another stream)");
     }
   for (auto &[End, Text] : InlineCloses)
@@ -776,13 +808,23 @@ bool FileRewriter::finishAll(llvm::function_ref<std::vector<unsigned>(FileID)> I
          << "// on first use. Work left on the legacy default stream still orders with them.\n";
       LazyHandles(Sym(ApiSymbol::cudaStream_t), PoolArray, Accessor, *P->LastStream + 1,
                   Fn(ApiId::cudaStreamCreate) + "(&fresh)", Sym(ApiSymbol::cudaStreamDestroy));
-      if (P->NumEvents) {
+      // Events per file: (array, accessor, count); the main file's first.
+      std::vector<std::tuple<std::string, std::string, unsigned>> Events;
+      if (P->NumEvents)
+        Events.emplace_back(EventArray.str(), EventAccessor.str(), P->NumEvents);
+      for (auto &[File, State] : P->Others)
+        if (State.NumEvents) {
+          std::string Name = P->eventAccessor(File);
+          Events.emplace_back(EventArray.str() + Name.substr(EventAccessor.size() + 1) + "_", Name,
+                              State.NumEvents);
+        }
+      if (!Events.empty())
         OS << "// streamalloc: events that order work on one stream after work on another.\n";
-        LazyHandles(Sym(ApiSymbol::cudaEvent_t), EventArray, EventAccessor, P->NumEvents,
+      for (const auto &[Array, Name, Count] : Events)
+        LazyHandles(Sym(ApiSymbol::cudaEvent_t), Array, Name, Count,
                     Fn(ApiId::cudaEventCreateWithFlags) + "(&fresh, " +
                         Sym(ApiSymbol::cudaEventDisableTiming) + ")",
                     Fn(ApiId::cudaEventDestroy));
-      }
       // Only where it is called: an unused static function is an nvcc warning.
       if (Releases) {
         OS << "static inline void " << Release << "() {\n"
@@ -790,8 +832,8 @@ bool FileRewriter::finishAll(llvm::function_ref<std::vector<unsigned>(FileID)> I
            << ")\n"
            << "    if (" << Sym(ApiSymbol::cudaStream_t) << " s = slot.exchange(nullptr))\n"
            << "      " << Sym(ApiSymbol::cudaStreamDestroy) << "(s);\n";
-        if (P->NumEvents)
-          OS << "  for (std::atomic<" << Sym(ApiSymbol::cudaEvent_t) << "> &slot : " << EventArray
+        for (const auto &[Array, Name, Count] : Events)
+          OS << "  for (std::atomic<" << Sym(ApiSymbol::cudaEvent_t) << "> &slot : " << Array
              << ")\n"
              << "    if (" << Sym(ApiSymbol::cudaEvent_t) << " e = slot.exchange(nullptr))\n"
              << "      " << Fn(ApiId::cudaEventDestroy) << "(e);\n";
