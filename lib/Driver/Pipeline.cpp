@@ -231,6 +231,10 @@ public:
       return true;
     unsigned Line = SM.getExpansionLineNumber(Call->getBeginLoc());
     std::string At = "line " + std::to_string(Line) + ": ";
+    if (File != SM.getMainFileID())
+      At =
+          llvm::sys::path::filename(SM.getFilename(SM.getExpansionLoc(Call->getBeginLoc()))).str() +
+          ", " + At;
     std::string Name = spelledCallee(Call);
     // A launch's stream is an argument of its configuration call; name the kernel.
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call))
