@@ -142,7 +142,8 @@ public:
             llvm::ArrayRef<const Expr *> IgnoredSyncs, bool TimerWaits)
       : FA(FA), Blocked(Blocked), InactiveCode(InactiveCode), StreamOf(StreamOf),
         IgnoredSyncs(IgnoredSyncs), TimerWaits(TimerWaits), Ctx(FA.function().getASTContext()),
-        SM(Ctx.getSourceManager()) {
+        SM(Ctx.getSourceManager()),
+        File(SM.getFileID(SM.getExpansionLoc(FA.function().getLocation()))) {
     R.Ops.resize(FA.ops().size());
     TickOf.resize(FA.ops().size());
     for (const GpuOp &Op : FA.ops())
@@ -178,6 +179,7 @@ private:
   bool TimerWaits;
   const ASTContext &Ctx;
   const SourceManager &SM;
+  FileID File; ///< the file that holds the function (the offsets of InactiveCode)
   CraResult R;
   bool IsMain = false;
 
@@ -350,7 +352,7 @@ private:
     W.Where = {InsertionPoint::InInactiveCode, nullptr, Begin};
     W.Covers = W.EnqueuedHere = Pending;
     W.Cause = WaitCause::InactiveCode;
-    W.Line = SM.getLineNumber(SM.getMainFileID(), Begin);
+    W.Line = SM.getLineNumber(File, Begin);
     R.Waits.push_back(std::move(W));
   }
 
@@ -879,7 +881,7 @@ private:
         A.Host.add(UnknownObject, ReadWriteAccess);
         if (A.UnknownWhy.empty())
           A.UnknownWhy = "code in an inactive #if branch on line " +
-                         std::to_string(SM.getLineNumber(SM.getMainFileID(), *Inside));
+                         std::to_string(SM.getLineNumber(File, *Inside));
       }
 
       bool Jump = isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(S);
@@ -1051,7 +1053,7 @@ private:
         Pre.add(UnknownObject, ReadWriteAccess);
         if (PreWhy.empty())
           PreWhy = "code in an inactive #if branch on line " +
-                   std::to_string(SM.getLineNumber(SM.getMainFileID(), *Inside));
+                   std::to_string(SM.getLineNumber(File, *Inside));
       }
     } else {
       auto AddPart = [&](const Stmt *Part, bool PartMayNotRun) {
@@ -1087,7 +1089,7 @@ private:
         Pre.add(UnknownObject, ReadWriteAccess);
         if (PreWhy.empty())
           PreWhy = "code in an inactive #if branch on line " +
-                   std::to_string(SM.getLineNumber(SM.getMainFileID(), *Inside));
+                   std::to_string(SM.getLineNumber(File, *Inside));
       }
     }
     if (PreBlocks)
@@ -1201,7 +1203,7 @@ std::string opDescription(const GpuOp &Op) {
 std::optional<unsigned> bodyOpenOffset(const Stmt *Owner, const Stmt *Body, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Token = bodyOpenToken(Owner, Body);
-  if (Token.isInvalid() || !Token.isFileID() || !SM.isWrittenInMainFile(Token))
+  if (Token.isInvalid() || !Token.isFileID())
     return std::nullopt;
   return SM.getFileOffset(Lexer::getLocForEndOfToken(Token, 0, SM, Ctx.getLangOpts()));
 }
@@ -1210,10 +1212,9 @@ std::optional<unsigned> bodyEndOffset(const Stmt *Body, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange Range = Lexer::makeFileCharRange(
       CharSourceRange::getTokenRange(Body->getSourceRange()), SM, Ctx.getLangOpts());
-  if (Range.isInvalid() || !SM.isWrittenInMainFile(Range.getBegin()) ||
-      !SM.isWrittenInMainFile(Range.getEnd()))
+  if (Range.isInvalid() || SM.getFileID(Range.getBegin()) != SM.getFileID(Range.getEnd()))
     return std::nullopt;
-  llvm::StringRef Buffer = SM.getBufferData(SM.getMainFileID());
+  llvm::StringRef Buffer = SM.getBufferData(SM.getFileID(Range.getBegin()));
   unsigned End = SM.getFileOffset(Range.getEnd());
   if (End == 0 || End > Buffer.size())
     return std::nullopt;

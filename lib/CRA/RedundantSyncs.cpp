@@ -97,7 +97,10 @@ private:
   unsigned tokenEnd(SourceLocation L) const {
     return SM.getFileOffset(Lexer::getLocForEndOfToken(L, 0, SM, Ctx.getLangOpts()));
   }
-  llvm::StringRef buffer() const { return SM.getBufferData(SM.getMainFileID()); }
+  /// The text of the file that holds the function (main or included).
+  llvm::StringRef buffer() const {
+    return SM.getBufferData(SM.getFileID(SM.getExpansionLoc(FA.function().getLocation())));
+  }
 
   void visit(const Stmt *S) {
     if (!S)
@@ -368,7 +371,9 @@ private:
       std::string Macro = Lexer::getImmediateMacroName(Begin, SM, Ctx.getLangOpts()).str();
       SourceLocation SpellBegin = SM.getSpellingLoc(Begin);
       SourceLocation SpellEnd = SM.getSpellingLoc(Call->getEndLoc());
-      if (!SM.isMacroArgExpansion(Begin) || !SM.isWrittenInMainFile(SpellBegin) ||
+      if (!SM.isMacroArgExpansion(Begin) ||
+          SM.getFileID(SpellBegin) !=
+              SM.getFileID(SM.getExpansionLoc(FA.function().getLocation())) ||
           SM.getFileID(SpellBegin) != SM.getFileID(Inv.getBegin())) {
         Kept = "it is written in the body of macro `" + Macro + "`";
       } else {

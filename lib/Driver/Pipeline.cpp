@@ -8,6 +8,7 @@
 #include "streamalloc/Driver/InactiveCode.h"
 #include "streamalloc/Driver/NvccPrelude.h"
 #include "streamalloc/Driver/ParseDiagnostics.h"
+#include "streamalloc/Driver/ProjectFiles.h"
 #include "streamalloc/Driver/TemplateInstances.h"
 #include "streamalloc/Model/ApiModel.h"
 #include "streamalloc/Profit/Profitability.h"
@@ -24,15 +25,19 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/HeaderSearch.h"
+#include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Timer.h"
 
+#include <map>
 #include <set>
 
 using namespace clang;
@@ -56,16 +61,27 @@ std::string waitCost(const Wait &W, const CraResult &Cra, size_t Calls) {
   return llvm::join(Notes, "; ");
 }
 
-/// What the preprocessor saw in the main file that the stages need.
+/// What the preprocessor saw in the main file (and in the other files, for
+/// the project's own included files) that the stages need.
 struct PreprocessorFacts {
   std::vector<unsigned> IncludeEnds;   ///< just past top-level #include lines
   std::vector<InactiveGroup> Inactive; ///< groups of #if chains this build skips
+  /// The same for the other files: include ends with the #if depth of the
+  /// directive (an include guard's is 1), inactive groups.
+  std::map<FileID, std::vector<std::pair<unsigned, unsigned>>> IncludeEndsIn;
+  std::map<FileID, std::vector<InactiveGroup>> InactiveIn;
+  /// The files entered, in order, and how often each file was entered.
+  std::vector<FileID> Entered;
+  std::map<unsigned, unsigned> TimesEntered; ///< by FileEntry UID
 
-  /// Where the inactive groups that hold code begin: a wait for what they
-  /// may touch goes there.
-  std::vector<unsigned> inactiveCode() const {
+  /// Where the inactive groups of \p File that hold code begin: a wait for
+  /// what they may touch goes there.
+  std::vector<unsigned> inactiveCode(FileID File, FileID Main) const {
     std::vector<unsigned> Begins;
-    for (const InactiveGroup &G : Inactive)
+    auto It = InactiveIn.find(File);
+    for (const InactiveGroup &G : File == Main             ? Inactive
+                                  : It != InactiveIn.end() ? It->second
+                                                           : std::vector<InactiveGroup>())
       if (G.HasCode)
         Begins.push_back(G.Begin);
     return Begins;
@@ -79,39 +95,67 @@ class PreprocessorTracker : public PPCallbacks {
 public:
   PreprocessorTracker(const SourceManager &SM, PreprocessorFacts &Facts) : SM(SM), Facts(Facts) {}
 
+  void FileChanged(SourceLocation Loc, FileChangeReason Reason, SrcMgr::CharacteristicKind,
+                   FileID) override {
+    if (Reason != EnterFile)
+      return;
+    FileID File = SM.getFileID(Loc);
+    Facts.Entered.push_back(File);
+    if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File))
+      ++Facts.TimesEntered[Entry->getUID()];
+  }
   void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool,
                           CharSourceRange FilenameRange, OptionalFileEntryRef, StringRef, StringRef,
                           const Module *, bool, SrcMgr::CharacteristicKind) override {
-    if (Depth != 0 || !SM.isWrittenInMainFile(HashLoc))
-      return;
-    StringRef Buffer = SM.getBufferData(SM.getMainFileID());
+    FileID File = SM.getFileID(HashLoc);
+    unsigned Depth = Depths[File];
+    StringRef Buffer = SM.getBufferData(File);
     size_t NL = Buffer.find('\n', SM.getFileOffset(FilenameRange.getEnd()));
-    Facts.IncludeEnds.push_back(NL == StringRef::npos ? Buffer.size() : NL + 1);
+    unsigned End = NL == StringRef::npos ? Buffer.size() : NL + 1;
+    if (File != SM.getMainFileID())
+      Facts.IncludeEndsIn[File].push_back({End, Depth});
+    else if (Depth == 0)
+      Facts.IncludeEnds.push_back(End);
   }
-  void If(SourceLocation, SourceRange, ConditionValueKind) override { ++Depth; }
-  void Ifdef(SourceLocation, const Token &, const MacroDefinition &) override { ++Depth; }
-  void Ifndef(SourceLocation, const Token &, const MacroDefinition &) override { ++Depth; }
-  void Endif(SourceLocation, SourceLocation) override { Depth -= Depth > 0; }
+  void If(SourceLocation L, SourceRange, ConditionValueKind) override { ++Depths[SM.getFileID(L)]; }
+  void Ifdef(SourceLocation L, const Token &, const MacroDefinition &) override {
+    ++Depths[SM.getFileID(L)];
+  }
+  void Ifndef(SourceLocation L, const Token &, const MacroDefinition &) override {
+    ++Depths[SM.getFileID(L)];
+  }
+  void Endif(SourceLocation L, SourceLocation) override {
+    unsigned &Depth = Depths[SM.getFileID(L)];
+    Depth -= Depth > 0;
+  }
   void SourceRangeSkipped(SourceRange Range, SourceLocation) override {
-    if (!SM.isWrittenInMainFile(Range.getBegin()) || !SM.isWrittenInMainFile(Range.getEnd()))
+    FileID File = SM.getFileID(Range.getBegin());
+    if (File != SM.getFileID(Range.getEnd()))
       return;
-    llvm::append_range(Facts.Inactive, inactiveGroups(SM.getBufferData(SM.getMainFileID()),
-                                                      SM.getFileOffset(Range.getBegin()),
-                                                      SM.getFileOffset(Range.getEnd())));
+    std::vector<InactiveGroup> &Groups =
+        File == SM.getMainFileID() ? Facts.Inactive : Facts.InactiveIn[File];
+    llvm::append_range(Groups,
+                       inactiveGroups(SM.getBufferData(File), SM.getFileOffset(Range.getBegin()),
+                                      SM.getFileOffset(Range.getEnd())));
   }
 
 private:
   const SourceManager &SM;
   PreprocessorFacts &Facts;
-  unsigned Depth = 0;
+  std::map<FileID, unsigned> Depths; ///< #if nesting per file
 };
 
-/// A host function written in the main file, other than a lambda; templated
-/// or not.
-bool isHostFunctionOfTheFile(const FunctionDecl *F, const SourceManager &SM) {
+/// A host function written in one of \p Files, other than a lambda;
+/// templated or not. Its body lies in that file (no file is included in the
+/// middle of it).
+bool isHostFunctionIn(const FunctionDecl *F, const SourceManager &SM,
+                      const std::set<FileID> &Files) {
   if (!F->doesThisDeclarationHaveABody() || F->isImplicit() || F->isDefaulted())
     return false;
-  if (!SM.isWrittenInMainFile(SM.getExpansionLoc(F->getLocation())))
+  FileID File = SM.getFileID(SM.getExpansionLoc(F->getLocation()));
+  if (!Files.count(File) || !F->getBody() ||
+      SM.getFileID(SM.getExpansionLoc(F->getBody()->getBeginLoc())) != File ||
+      SM.getFileID(SM.getExpansionLoc(F->getBody()->getEndLoc())) != File)
     return false;
   if (F->hasAttr<CUDAGlobalAttr>() || F->hasAttr<CUDADeviceAttr>())
     return false;
@@ -120,10 +164,17 @@ bool isHostFunctionOfTheFile(const FunctionDecl *F, const SourceManager &SM) {
   return true;
 }
 
+/// A host function written in the main file (templates are rewritten there
+/// only).
+bool isHostFunctionOfTheFile(const FunctionDecl *F, const SourceManager &SM) {
+  return isHostFunctionIn(F, SM, {SM.getMainFileID()});
+}
+
 /// A host function analysed on its own (an instantiation is analysed as part
-/// of its template, see tryTemplate()).
-bool isAnalysedHostFunction(const FunctionDecl *F, const SourceManager &SM) {
-  return isHostFunctionOfTheFile(F, SM) && !F->isDependentContext() &&
+/// of its template, see tryTemplate()), in one of the files rewritten.
+bool isAnalysedHostFunction(const FunctionDecl *F, const SourceManager &SM,
+                            const std::set<FileID> &Files) {
+  return isHostFunctionIn(F, SM, Files) && !F->isDependentContext() &&
          !F->isTemplateInstantiation();
 }
 
@@ -136,9 +187,13 @@ bool isLambdaBody(const FunctionDecl *F) {
 /// that sit in code the first version does not transform.
 class Survey : public RecursiveASTVisitor<Survey> {
 public:
-  Survey(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
+  /// \p Files: the files rewritten; \p LeftAsWritten: the project's own
+  /// files that are not, whose GPU ops are counted.
+  Survey(ASTContext &Ctx, const std::set<FileID> &Files, const std::set<FileID> &LeftAsWritten)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Files(Files), LeftAsWritten(LeftAsWritten) {}
 
   std::vector<const FunctionDecl *> Functions;
+  std::map<FileID, unsigned> OpsLeftIn; ///< GPU ops in host code of LeftAsWritten
   std::vector<std::string> Blockers;
   std::vector<std::pair<const Expr *, const FunctionDecl *>> OpsInTemplates;
   bool CallsDeviceReset = false;
@@ -164,10 +219,22 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *Call) {
-    if (!inHostCode() || !SM.isWrittenInMainFile(SM.getExpansionLoc(Call->getBeginLoc())))
+    if (!inHostCode())
+      return true;
+    FileID File = SM.getFileID(SM.getExpansionLoc(Call->getBeginLoc()));
+    if (LeftAsWritten.count(File)) {
+      std::string Name = spelledCallee(Call);
+      const ApiFunction *Api = Name.empty() ? nullptr : lookupApi(Name);
+      OpsLeftIn[File] += isa<CUDAKernelCallExpr>(Call) || (Api && Api->isGpuOp());
+    }
+    if (!Files.count(File))
       return true;
     unsigned Line = SM.getExpansionLineNumber(Call->getBeginLoc());
     std::string At = "line " + std::to_string(Line) + ": ";
+    if (File != SM.getMainFileID())
+      At =
+          llvm::sys::path::filename(SM.getFilename(SM.getExpansionLoc(Call->getBeginLoc()))).str() +
+          ", " + At;
     std::string Name = spelledCallee(Call);
     // A launch's stream is an argument of its configuration call; name the kernel.
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call))
@@ -197,7 +264,7 @@ public:
               "`)");
     }
     bool IsOp = isa<CUDAKernelCallExpr>(Call) || (Api && Api->isGpuOp());
-    if (IsOp && !Stack.empty() && !isAnalysedHostFunction(Stack.back(), SM))
+    if (IsOp && !Stack.empty() && !isAnalysedHostFunction(Stack.back(), SM, Files))
       OpsInTemplates.push_back({Call, Stack.back()});
     return true;
   }
@@ -215,11 +282,12 @@ public:
 private:
   ASTContext &Ctx;
   const SourceManager &SM;
+  const std::set<FileID> &Files, &LeftAsWritten;
   std::vector<const FunctionDecl *> Stack;
   llvm::DenseMap<const CallExpr *, std::string> KernelOfConfig;
 
   template <typename Fn> bool traverseFunction(const FunctionDecl *F, Fn Traverse) {
-    if (F && isAnalysedHostFunction(F, SM) && F->isThisDeclarationADefinition())
+    if (F && isAnalysedHostFunction(F, SM, Files) && F->isThisDeclarationADefinition())
       Functions.push_back(F);
     if (F)
       Stack.push_back(F);
@@ -291,8 +359,65 @@ double cpuSeconds() {
 class PipelineConsumer : public ASTConsumer {
 public:
   PipelineConsumer(FileResult &Result, const PipelineOptions &Options,
-                   const PreprocessorFacts &Facts, Preprocessor &PP, double ParseStart)
-      : Result(Result), Options(Options), Facts(Facts), PP(PP), ParseStart(ParseStart) {}
+                   const PreprocessorFacts &Facts, Preprocessor &PP, double ParseStart,
+                   ProjectFiles Project)
+      : Result(Result), Options(Options), Facts(Facts), PP(PP), ParseStart(ParseStart),
+        Project(std::move(Project)) {}
+
+  /// Sorts the files the preprocessor entered: \p Files gets the project's
+  /// own included files this run rewrites, \p LeftAsWritten the others of
+  /// the project's (with why in WhyLeft); Result.Included lists both.
+  void classifyIncludedFiles(ASTContext &Ctx, std::set<FileID> &Files,
+                             std::set<FileID> &LeftAsWritten) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    FileID Main = SM.getMainFileID();
+    std::set<FileID> Projects{Main};
+    std::set<unsigned> Seen;
+    for (FileID F : Facts.Entered) {
+      OptionalFileEntryRef Entry = SM.getFileEntryRefForID(F);
+      if (F == Main || !Entry)
+        continue;
+      if (!Seen.insert(Entry->getUID()).second) {
+        LeftAsWritten.insert(F); // entered again: already classified as left
+        continue;
+      }
+      if (SM.getFileCharacteristic(SM.getLocForStartOfFile(F)) != SrcMgr::C_User ||
+          Entry->getName() == nvccPreludePath() || !Project.contains(Entry->getName()) ||
+          !Projects.count(SM.getFileID(SM.getIncludeLoc(F))))
+        continue;
+      Projects.insert(F);
+      IncludedFile Inc;
+      llvm::SmallString<256> Real;
+      if (llvm::sys::fs::real_path(Entry->getName(), Real))
+        Real = Entry->getName();
+      Inc.RealPath = std::string(Real);
+      // Named for the user: relative to the folder the tool runs in, if under it.
+      llvm::SmallString<256> Cwd;
+      llvm::StringRef Rel(Inc.RealPath);
+      if (!llvm::sys::fs::current_path(Cwd) && isUnderFolder(Rel, Cwd) && Rel.size() > Cwd.size())
+        Rel = Rel.drop_front(Cwd.size()).ltrim("/");
+      Inc.Path = Rel.str();
+      Inc.Original = Inc.Output = SM.getBufferData(F).str();
+      std::string Why;
+      if (const Decl *Around = declAround(Ctx, SM.getIncludeLoc(F)))
+        Why = "it is included inside a declaration (" + std::string(Around->getDeclKindName()) +
+              ", line " + std::to_string(SM.getExpansionLineNumber(Around->getBeginLoc())) +
+              "), where the declarations of the stream pool would not name the main file's";
+      else if (Facts.TimesEntered.at(Entry->getUID()) > 1)
+        Why = "it is included more than once in this translation unit (without an include guard)";
+      else if (!Options.RewriteIncluded)
+        Why = "rewrite included files with -i or --out-dir";
+      else if (auto It = Options.KeepIncluded.find(Inc.RealPath); It != Options.KeepIncluded.end())
+        Why = It->second;
+      Inc.Rewritable = Why.empty();
+      Inc.WhyLeft = Why;
+      (Why.empty() ? Files : LeftAsWritten).insert(F);
+      WhyLeft[F] = Why;
+      DisplayName[F] = Inc.Path;
+      IncludedIndex[F] = Result.Included.size();
+      Result.Included.push_back(std::move(Inc));
+    }
+  }
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     double ParseDone = cpuSeconds();
@@ -301,13 +426,19 @@ public:
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
     Result.Parsed = true;
-    InactiveCode = Facts.inactiveCode();
     const SourceManager &SM = Ctx.getSourceManager();
     Result.Original = SM.getBufferData(SM.getMainFileID()).str();
     Result.Report.File = Result.Path;
     Result.Report.TimersIgnored = !Options.TimerWaits;
+    if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID())) {
+      llvm::SmallString<256> Real;
+      if (!llvm::sys::fs::real_path(Main->getName(), Real))
+        Result.RealPath = std::string(Real);
+    }
 
-    Survey S(Ctx);
+    std::set<FileID> Files{SM.getMainFileID()}, LeftAsWritten;
+    classifyIncludedFiles(Ctx, Files, LeftAsWritten);
+    Survey S(Ctx, Files, LeftAsWritten);
     S.TraverseDecl(Ctx.getTranslationUnitDecl());
     if (PP.isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM"))
       S.Blockers.push_back("it is compiled with the per-thread default stream, and this version "
@@ -356,7 +487,10 @@ public:
     reportTemplates(Templates, TemplateVerdicts, S.OpsInTemplates, SM);
     for (auto [Call, F] : S.OpsInTemplates) {
       std::string Why = "inside a lambda; this version does not transform lambda bodies";
-      if (!isLambdaBody(F)) {
+      if (!isLambdaBody(F) && !isHostFunctionOfTheFile(F, SM))
+        Why = "inside a template of an included file; this version rewrites templates in the "
+              "main file only";
+      else if (!isLambdaBody(F)) {
         auto It = TemplateVerdicts.find(F->getCanonicalDecl());
         if (It != TemplateVerdicts.end() && It->second.empty())
           continue; // reported with its instantiation's analysis
@@ -365,6 +499,7 @@ public:
       }
       OpReport R;
       R.Function = F->getQualifiedNameAsString();
+      R.File = displayNameOf(SM.getFileID(SM.getExpansionLoc(Call->getBeginLoc())));
       R.Line = SM.getSpellingLineNumber(SM.getFileLoc(Call->getBeginLoc()));
       R.Column = SM.getSpellingColumnNumber(SM.getFileLoc(Call->getBeginLoc()));
       R.Callee = Survey::spelledCallee(cast<CallExpr>(Call));
@@ -374,17 +509,75 @@ public:
       R.Reason = Why;
       Result.Report.Ops.push_back(std::move(R));
     }
-    llvm::sort(Result.Report.Ops, [](const OpReport &A, const OpReport &B) {
-      return std::tie(A.Line, A.Column) < std::tie(B.Line, B.Column);
+    llvm::stable_sort(Result.Report.Ops, [](const OpReport &A, const OpReport &B) {
+      return std::tie(A.File, A.Line, A.Column) < std::tie(B.File, B.Line, B.Column);
     });
-    if (!Rewriter.finish(Facts.IncludeEnds, Result.Output, Result.Error))
+    std::map<FileID, std::string> Outputs;
+    if (!Rewriter.finishAll([&](FileID F) { return includeEndsOf(F, SM); }, Outputs, Result.Error))
       return;
+    Result.Output = std::move(Outputs[SM.getMainFileID()]);
+    for (auto &[F, Text] : Outputs)
+      if (auto It = IncludedIndex.find(F); It != IncludedIndex.end())
+        Result.Included[It->second].Output = std::move(Text);
     Result.Report.Streams = Rewriter.streamsUsed();
     Result.Report.Changed = Result.Output != Result.Original;
     if (llvm::is_contained(Options.Dumps, DumpStage::Edits)) {
       Dump << "edits for " << Result.Path << "\n";
       Rewriter.edits().print(Dump);
+      for (auto &[F, Index] : IncludedIndex)
+        if (Files.count(F) && !Rewriter.edits(F).empty()) {
+          Dump << "edits for " << Result.Included[Index].Path << "\n";
+          Rewriter.edits(F).print(Dump);
+        }
     }
+    // Per included file of the project's: rewritten, or why its ops are not.
+    for (auto &[F, Index] : IncludedIndex) {
+      const IncludedFile &Inc = Result.Included[Index];
+      if (!Inc.Rewritable && !S.OpsLeftIn[F])
+        continue;
+      Result.Report.IncludedFiles.push_back(
+          {Inc.Path, Inc.Output != Inc.Original, Inc.Rewritable ? "" : WhyLeft[F]});
+    }
+  }
+
+  /// The top-level declaration (namespace, class, extern "C" block,
+  /// function) whose text holds \p Include, if any.
+  static const Decl *declAround(ASTContext &Ctx, SourceLocation Include) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    FileID In = SM.getFileID(Include);
+    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+      SourceLocation Begin = SM.getExpansionLoc(D->getBeginLoc());
+      SourceLocation End = SM.getExpansionRange(D->getEndLoc()).getEnd();
+      if (Begin.isValid() && End.isValid() && SM.getFileID(Begin) == In &&
+          SM.isBeforeInTranslationUnit(Begin, Include) &&
+          SM.isBeforeInTranslationUnit(Include, End))
+        return D;
+    }
+    return nullptr;
+  }
+
+  /// Where the top-level #include lines of \p F end (for an include-guarded
+  /// file, those inside its guard).
+  std::vector<unsigned> includeEndsOf(FileID F, const SourceManager &SM) const {
+    if (F == SM.getMainFileID())
+      return Facts.IncludeEnds;
+    std::vector<unsigned> Ends;
+    auto It = Facts.IncludeEndsIn.find(F);
+    if (It == Facts.IncludeEndsIn.end())
+      return Ends;
+    OptionalFileEntryRef Entry = SM.getFileEntryRefForID(F);
+    unsigned TopDepth =
+        Entry && PP.getHeaderSearchInfo().isFileMultipleIncludeGuarded(*Entry) ? 1 : 0;
+    for (auto [End, Depth] : It->second)
+      if (Depth <= TopDepth)
+        Ends.push_back(End);
+    return Ends;
+  }
+
+  /// An included file's name in the report; empty for the main file.
+  std::string displayNameOf(FileID F) const {
+    auto It = DisplayName.find(F);
+    return It == DisplayName.end() ? std::string() : It->second;
   }
 
 private:
@@ -394,6 +587,9 @@ private:
   std::vector<unsigned> InactiveCode;
   Preprocessor &PP;
   double ParseStart; ///< CPU seconds when Clang began with the file
+  ProjectFiles Project;
+  std::map<FileID, std::string> WhyLeft, DisplayName;
+  std::map<FileID, size_t> IncludedIndex; ///< into Result.Included
   unsigned GraphClusters = 0;
   bool CallsDeviceReset = false;
   bool QueriesMemory = false;
@@ -666,6 +862,25 @@ private:
   void runFunction(const FunctionDecl &F, ASTContext &Ctx, FunctionSummaries &Device,
                    FileRewriter &Rewriter, const std::vector<std::string> &FileBlockers,
                    llvm::raw_ostream &Dump) {
+    FileID File =
+        Ctx.getSourceManager().getFileID(Ctx.getSourceManager().getExpansionLoc(F.getLocation()));
+    InactiveCode = Facts.inactiveCode(File, Ctx.getSourceManager().getMainFileID());
+    // What the report gets from this function names its file (if included).
+    FileReport &Rep = Result.Report;
+    size_t Sizes[] = {Rep.Ops.size(),   Rep.Waits.size(),      Rep.Buffers.size(),
+                      Rep.Syncs.size(), Rep.ClockReads.size(), Rep.Functions.size()};
+    llvm::scope_exit NameFile([&, Name = displayNameOf(File)] {
+      auto Stamp = [&](auto &Entries, size_t From) {
+        for (size_t I = From; I < Entries.size(); ++I)
+          Entries[I].File = Name;
+      };
+      Stamp(Rep.Ops, Sizes[0]);
+      Stamp(Rep.Waits, Sizes[1]);
+      Stamp(Rep.Buffers, Sizes[2]);
+      Stamp(Rep.Syncs, Sizes[3]);
+      Stamp(Rep.ClockReads, Sizes[4]);
+      Stamp(Rep.Functions, Sizes[5]);
+    });
     // Device buffers whose whole life is in view may get stream-ordered
     // allocations and releases: those calls are then GPU ops of their own.
     std::vector<AllocGroup> Groups;
@@ -800,8 +1015,8 @@ private:
     for (unsigned I = 0; I < Syncs.size(); ++I) {
       const ExplicitSync &S = Syncs[I];
       const SyncDecision &D = SyncDecisions[I];
-      SyncReport R{FA.name(),   S.Line, S.Callee,     D.Redundant,
-                   S.Removable, false,  D.PendingOps, D.Reason};
+      SyncReport R{FA.name(), S.Line,       S.Callee, D.Redundant, S.Removable,
+                   false,     D.PendingOps, D.Reason, {}};
       R.Dropped = D.Drop && !KeepsSyncs && FileBlockers.empty();
       if (D.Drop && !Options.DropRedundantSyncs)
         R.Reason += "; kept: --keep-syncs";
@@ -844,7 +1059,7 @@ private:
       return;
     for (const PinDecision &D : Pins)
       Result.Report.Buffers.push_back(
-          {FA.name(), D.Name, D.Line, pinActionName(D.Action).str(), D.Why});
+          {FA.name(), D.Name, D.Line, pinActionName(D.Action).str(), D.Why, {}});
     auto opLines = [&](const std::vector<unsigned> &Ops) {
       std::vector<unsigned> Lines;
       for (unsigned Op : Ops)
@@ -866,11 +1081,16 @@ private:
       Result.Report.Waits.push_back(std::move(R));
     }
     for (const ClockRead &C : Cra.ClockReads)
-      Result.Report.ClockReads.push_back({FA.name(), C.Line,
+      Result.Report.ClockReads.push_back({FA.name(),
+                                          C.Line,
                                           SM.getExpansionLineNumber(C.Statement->getEndLoc()),
-                                          opLines(C.DoneInOriginal), opLines(C.PendingAtRead)});
-    Result.Report.Functions.push_back({FA.name(), SM.getExpansionLineNumber(F.getBeginLoc()),
-                                       SM.getExpansionLineNumber(F.getEndLoc())});
+                                          opLines(C.DoneInOriginal),
+                                          opLines(C.PendingAtRead),
+                                          {}});
+    Result.Report.Functions.push_back({FA.name(),
+                                       SM.getExpansionLineNumber(F.getBeginLoc()),
+                                       SM.getExpansionLineNumber(F.getEndLoc()),
+                                       {}});
   }
 };
 
@@ -879,13 +1099,22 @@ public:
   PipelineAction(FileResult &Result, const PipelineOptions &Options)
       : Result(Result), Options(Options) {}
 
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
     // Called before Clang preprocesses and parses the file.
     double ParseStart = cpuSeconds();
     CI.getPreprocessor().addPPCallbacks(
         std::make_unique<PreprocessorTracker>(CI.getSourceManager(), Facts));
-    return std::make_unique<PipelineConsumer>(Result, Options, Facts, CI.getPreprocessor(),
-                                              ParseStart);
+    // -I and -iquote folders (not -isystem, nor the ones Clang adds itself).
+    std::vector<std::string> IncludeDirs;
+    for (const HeaderSearchOptions::Entry &E : CI.getHeaderSearchOpts().UserEntries)
+      if (!E.IsFramework && (E.Group == frontend::Quoted || E.Group == frontend::Angled))
+        IncludeDirs.push_back(E.Path);
+    std::string WorkingDir;
+    if (llvm::ErrorOr<std::string> Cwd = CI.getVirtualFileSystem().getCurrentWorkingDirectory())
+      WorkingDir = *Cwd;
+    return std::make_unique<PipelineConsumer>(
+        Result, Options, Facts, CI.getPreprocessor(), ParseStart,
+        ProjectFiles(File, IncludeDirs, WorkingDir, Options.CudaPath));
   }
 
 private:
@@ -896,40 +1125,114 @@ private:
 
 } // namespace
 
+namespace {
+
+FileResult runTranslationUnit(const tooling::CompilationDatabase &Db, const std::string &File,
+                              const PipelineOptions &Options) {
+  FileResult R;
+  R.Path = File;
+  tooling::ClangTool Tool(Db, {File});
+  Tool.appendArgumentsAdjuster(cudaHostParseAdjuster(Options.CudaPath, Options.ResourceDir));
+  Tool.mapVirtualFile(nvccPreludePath(), nvccPreludeText());
+  FirstErrorRecorder Diagnostics;
+  Tool.setDiagnosticConsumer(&Diagnostics);
+  Tool.setPrintErrorMessage(false); // the tool says it once, with the first error
+  struct Factory : tooling::FrontendActionFactory {
+    FileResult &R;
+    const PipelineOptions &O;
+    bool Ran = false;
+    Factory(FileResult &R, const PipelineOptions &O) : R(R), O(O) {}
+    std::unique_ptr<FrontendAction> create() override {
+      // A file listed twice in the database is transformed once.
+      if (Ran)
+        return std::make_unique<SyntaxOnlyAction>();
+      Ran = true;
+      return std::make_unique<PipelineAction>(R, O);
+    }
+  } F(R, Options);
+  Tool.run(&F);
+  R.FirstError = Diagnostics.firstError();
+  // An error with a clean parse came from the driver: a flag it rejected.
+  if (R.Parsed && !R.FirstError.empty()) {
+    R.Parsed = false;
+    R.CommandLineError = true;
+  }
+  return R;
+}
+
+/// The first line (from 1) on which two texts differ.
+unsigned firstDifferentLine(llvm::StringRef A, llvm::StringRef B) {
+  size_t At = 0;
+  while (At < A.size() && At < B.size() && A[At] == B[At])
+    ++At;
+  return 1 + A.take_front(At).count('\n');
+}
+
+/// Included files that two translation units rewrite differently (real path
+/// and why), among those not kept as written already.
+std::map<std::string, std::string> disagreements(const std::vector<FileResult> &Results,
+                                                 const PipelineOptions &Options) {
+  std::map<std::string, std::string> Found;
+  std::map<std::string, std::pair<const FileResult *, const IncludedFile *>> First;
+  // A unit that cannot rewrite the file (it includes it twice) would include
+  // the rewritten text without defining the pool it declares.
+  std::map<std::string, std::string> LeftIn;
+  for (const FileResult &R : Results)
+    for (const IncludedFile &Inc : R.Included)
+      if (!Inc.Rewritable && Options.RewriteIncluded && !LeftIn.count(Inc.RealPath))
+        LeftIn[Inc.RealPath] = "it is left as written in " + R.Path + ": " + Inc.WhyLeft;
+  for (const FileResult &R : Results)
+    for (const IncludedFile &Inc : R.Included) {
+      if (!Inc.Rewritable || Options.KeepIncluded.count(Inc.RealPath))
+        continue;
+      if (auto Left = LeftIn.find(Inc.RealPath);
+          Left != LeftIn.end() && Inc.Output != Inc.Original) {
+        Found.try_emplace(Inc.RealPath, Left->second);
+        continue;
+      }
+      auto [It, New] = First.try_emplace(Inc.RealPath, &R, &Inc);
+      if (New || It->second.second->Output == Inc.Output || Found.count(Inc.RealPath))
+        continue;
+      Found[Inc.RealPath] =
+          "the translation units " + It->second.first->Path + " and " + R.Path +
+          " would rewrite it differently (first on line " +
+          std::to_string(firstDifferentLine(It->second.second->Output, Inc.Output)) +
+          " of the rewritten text)";
+    }
+  return Found;
+}
+
+} // namespace
+
 std::vector<FileResult> runPipeline(const tooling::CompilationDatabase &Db,
                                     const std::vector<std::string> &Files,
                                     const PipelineOptions &Options) {
-  std::vector<FileResult> Results;
+  PipelineOptions Opts = Options;
+  // A translation unit of the run is rewritten as one; another one that
+  // includes it leaves it alone.
   for (const std::string &File : Files) {
-    FileResult R;
-    R.Path = File;
-    tooling::ClangTool Tool(Db, {File});
-    Tool.appendArgumentsAdjuster(cudaHostParseAdjuster(Options.CudaPath, Options.ResourceDir));
-    Tool.mapVirtualFile(nvccPreludePath(), nvccPreludeText());
-    FirstErrorRecorder Diagnostics;
-    Tool.setDiagnosticConsumer(&Diagnostics);
-    Tool.setPrintErrorMessage(false); // the tool says it once, with the first error
-    struct Factory : tooling::FrontendActionFactory {
-      FileResult &R;
-      const PipelineOptions &O;
-      bool Ran = false;
-      Factory(FileResult &R, const PipelineOptions &O) : R(R), O(O) {}
-      std::unique_ptr<FrontendAction> create() override {
-        // A file listed twice in the database is transformed once.
-        if (Ran)
-          return std::make_unique<SyntaxOnlyAction>();
-        Ran = true;
-        return std::make_unique<PipelineAction>(R, O);
-      }
-    } F(R, Options);
-    Tool.run(&F);
-    R.FirstError = Diagnostics.firstError();
-    // An error with a clean parse came from the driver: a flag it rejected.
-    if (R.Parsed && !R.FirstError.empty()) {
-      R.Parsed = false;
-      R.CommandLineError = true;
-    }
-    Results.push_back(std::move(R));
+    llvm::SmallString<256> Real;
+    if (!llvm::sys::fs::real_path(File, Real))
+      Opts.KeepIncluded.try_emplace(std::string(Real),
+                                    "it is a translation unit of this run itself");
+  }
+  std::vector<FileResult> Results;
+  for (const std::string &File : Files)
+    Results.push_back(runTranslationUnit(Db, File, Opts));
+  // An included file is rewritten once for every translation unit that
+  // includes it, so all of them must ask for the same text. Those that do not
+  // are left as written, and the units that include them run again (which
+  // may change what they ask for other files; the set only grows).
+  while (Opts.RewriteIncluded) {
+    std::map<std::string, std::string> Differ = disagreements(Results, Opts);
+    if (Differ.empty())
+      break;
+    Opts.KeepIncluded.insert(Differ.begin(), Differ.end());
+    for (FileResult &R : Results)
+      if (llvm::any_of(R.Included, [&](const IncludedFile &Inc) {
+            return Inc.Rewritable && Differ.count(Inc.RealPath);
+          }))
+        R = runTranslationUnit(Db, R.Path, Opts);
   }
   return Results;
 }

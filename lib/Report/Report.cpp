@@ -7,6 +7,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <optional>
+#include <set>
 
 namespace streamalloc {
 
@@ -55,7 +56,12 @@ std::string syncStatus(const SyncReport &S) {
 
 void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files) {
   bool AnyAsync = false;
+  std::set<std::string> NotedIncluded; // each included file's note once per run
   for (const FileReport &F : Files) {
+    // An entry's file: the main file, or the included file it names.
+    auto In = [&](const std::string &File) -> const std::string & {
+      return File.empty() ? F.File : File;
+    };
     unsigned Async = 0;
     for (const OpReport &Op : F.Ops)
       Async += Op.Async;
@@ -65,7 +71,7 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     for (const std::string &B : F.FileBlockers)
       OS << "  file left unchanged: " << B << "\n";
     for (const OpReport &Op : F.Ops) {
-      OS << "  " << F.File << ":" << Op.Line << ":" << Op.Column << ": " << Op.Callee;
+      OS << "  " << In(Op.File) << ":" << Op.Line << ":" << Op.Column << ": " << Op.Callee;
       if (Op.Async) {
         OS << ": async on stream " << *Op.Stream;
         if (Op.WaitLine)
@@ -76,7 +82,7 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
       OS << "\n";
     }
     for (const WaitReport &W : F.Waits) {
-      OS << "  " << F.File << ":" << W.Line << ": wait (" << W.Cause << ") for line";
+      OS << "  " << In(W.File) << ":" << W.Line << ": wait (" << W.Cause << ") for line";
       OS << (W.OpLines.size() > 1 ? "s" : "");
       for (unsigned I = 0; I < W.OpLines.size(); ++I)
         OS << (I ? ", " : " ") << W.OpLines[I];
@@ -86,11 +92,11 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
       OS << "\n";
     }
     for (const PinReport &B : F.Buffers)
-      OS << "  " << F.File << ":" << B.Line << ": host buffer `" << B.Buffer << "`: " << B.Action
-         << ": " << B.Reason << "\n";
+      OS << "  " << In(B.File) << ":" << B.Line << ": host buffer `" << B.Buffer
+         << "`: " << B.Action << ": " << B.Reason << "\n";
     for (const SyncReport &S : F.Syncs)
-      OS << "  " << F.File << ":" << S.Line << ": " << S.Callee << "(): " << syncStatus(S) << ": "
-         << S.Reason << "\n";
+      OS << "  " << In(S.File) << ":" << S.Line << ": " << S.Callee << "(): " << syncStatus(S)
+         << ": " << S.Reason << "\n";
     for (const TemplateReport &T : F.Templates) {
       OS << "  " << F.File << ":" << T.Line << ": template `" << T.Template << "`";
       if (T.Rewritten)
@@ -99,6 +105,9 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
       else
         OS << ": left unchanged: " << T.Reason << "\n";
     }
+    for (const IncludedFileReport &I : F.IncludedFiles)
+      if (!I.Reason.empty() && NotedIncluded.insert(I.File).second)
+        OS << "  ops in " << I.File << " left as written: " << I.Reason << "\n";
   }
   if (AnyAsync)
     OS << AsyncErrorNote << "\n";
@@ -116,30 +125,39 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
         A.push_back(L);
       return A;
     };
+    // The file of an entry that is in an included file of the project's.
+    auto WithFile = [](llvm::json::Object J, const std::string &File) {
+      if (!File.empty())
+        J["file"] = File;
+      return J;
+    };
     for (const ClockReadReport &C : F.ClockReads)
-      Clocks.push_back(llvm::json::Object{{"function", C.Function},
-                                          {"line", C.Line},
-                                          {"end_line", C.EndLine},
-                                          {"done_in_original", lines(C.DoneInOriginal)},
-                                          {"pending_at_read", lines(C.PendingAtRead)}});
+      Clocks.push_back(WithFile(llvm::json::Object{{"function", C.Function},
+                                                   {"line", C.Line},
+                                                   {"end_line", C.EndLine},
+                                                   {"done_in_original", lines(C.DoneInOriginal)},
+                                                   {"pending_at_read", lines(C.PendingAtRead)}},
+                                C.File));
     for (const FunctionExtent &E : F.Functions)
-      Functions.push_back(
-          llvm::json::Object{{"name", E.Name}, {"line", E.Line}, {"end_line", E.EndLine}});
+      Functions.push_back(WithFile(
+          llvm::json::Object{{"name", E.Name}, {"line", E.Line}, {"end_line", E.EndLine}}, E.File));
     for (const SyncReport &S : F.Syncs)
-      Syncs.push_back(llvm::json::Object{{"function", S.Function},
-                                         {"line", S.Line},
-                                         {"callee", S.Callee},
-                                         {"redundant", S.Redundant},
-                                         {"removable", S.Removable},
-                                         {"dropped", S.Dropped},
-                                         {"pending_ops", S.PendingOps},
-                                         {"reason", S.Reason}});
+      Syncs.push_back(WithFile(llvm::json::Object{{"function", S.Function},
+                                                  {"line", S.Line},
+                                                  {"callee", S.Callee},
+                                                  {"redundant", S.Redundant},
+                                                  {"removable", S.Removable},
+                                                  {"dropped", S.Dropped},
+                                                  {"pending_ops", S.PendingOps},
+                                                  {"reason", S.Reason}},
+                               S.File));
     for (const PinReport &B : F.Buffers)
-      Buffers.push_back(llvm::json::Object{{"function", B.Function},
-                                           {"buffer", B.Buffer},
-                                           {"line", B.Line},
-                                           {"action", B.Action},
-                                           {"reason", B.Reason}});
+      Buffers.push_back(WithFile(llvm::json::Object{{"function", B.Function},
+                                                    {"buffer", B.Buffer},
+                                                    {"line", B.Line},
+                                                    {"action", B.Action},
+                                                    {"reason", B.Reason}},
+                                 B.File));
     for (const OpReport &Op : F.Ops) {
       llvm::json::Object J{{"function", Op.Function}, {"line", Op.Line}, {"column", Op.Column},
                            {"callee", Op.Callee},     {"kind", Op.Kind}, {"async", Op.Async}};
@@ -149,15 +167,16 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
         J["wait_line"] = *Op.WaitLine;
       if (!Op.Async)
         J["reason"] = Op.Reason;
-      Ops.push_back(std::move(J));
+      Ops.push_back(WithFile(std::move(J), Op.File));
     }
     for (const WaitReport &W : F.Waits)
-      Waits.push_back(llvm::json::Object{{"function", W.Function},
-                                         {"line", W.Line},
-                                         {"cause", W.Cause},
-                                         {"reason", W.Reason},
-                                         {"cost", W.Cost},
-                                         {"op_lines", lines(W.OpLines)}});
+      Waits.push_back(WithFile(llvm::json::Object{{"function", W.Function},
+                                                  {"line", W.Line},
+                                                  {"cause", W.Cause},
+                                                  {"reason", W.Reason},
+                                                  {"cost", W.Cost},
+                                                  {"op_lines", lines(W.OpLines)}},
+                               W.File));
     for (const std::string &B : F.FileBlockers)
       Blockers.push_back(B);
     llvm::json::Array Templates;
@@ -186,6 +205,16 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     // Absent from reports without templated GPU code, which stay as they were.
     if (!Templates.empty())
       JFile["templates"] = std::move(Templates);
+    // Absent where the file includes none of the project's files with GPU ops.
+    llvm::json::Array Included;
+    for (const IncludedFileReport &I : F.IncludedFiles) {
+      llvm::json::Object J{{"file", I.File}, {"changed", I.Changed}};
+      if (!I.Reason.empty())
+        J["left_as_written"] = I.Reason;
+      Included.push_back(std::move(J));
+    }
+    if (!Included.empty())
+      JFile["included_files"] = std::move(Included);
     JFiles.push_back(std::move(JFile));
   }
   llvm::json::Object Top{{"files", std::move(JFiles)}, {"note", AsyncErrorNote}};

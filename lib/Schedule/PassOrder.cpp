@@ -69,7 +69,7 @@ std::optional<std::pair<unsigned, unsigned>> PassOrder::extent(const Stmt *S) co
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Begin = SM.getExpansionLoc(S->getBeginLoc());
   SourceLocation End = SM.getExpansionRange(S->getEndLoc()).getEnd();
-  if (!SM.isWrittenInMainFile(Begin) || !SM.isWrittenInMainFile(End))
+  if (SM.getFileID(Begin) != SM.getFileID(End))
     return std::nullopt;
   return std::make_pair(SM.getFileOffset(Begin), SM.getFileOffset(End));
 }

@@ -16,10 +16,12 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
 
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 using namespace clang;
 
@@ -37,12 +39,27 @@ constexpr llvm::StringLiteral ReturnGuard = "sa_wait_on_return";
 std::string streamExpr(unsigned Stream) {
   return (Accessor + "(" + llvm::Twine(Stream) + ")").str();
 }
-std::string eventExpr(unsigned Event) {
-  return (EventAccessor + "(" + llvm::Twine(Event) + ")").str();
-}
 /// `f(a, b);` for the table's function \p Id.
 std::string callStatement(ApiId Id, llvm::ArrayRef<std::string> Args) {
   return (apiName(Id) + "(" + llvm::join(Args, ", ") + ");").str();
+}
+
+/// The type of the guard that waits when a statement is left by a return.
+/// Guarded by a macro when several files of one translation unit define it.
+std::string returnGuardDefinition(bool Guarded) {
+  std::string Macro = "STREAMALLOC_" + ReturnGuard.upper() + "_DEFINED";
+  std::string Text;
+  if (Guarded)
+    Text += "#ifndef " + Macro + "\n#define " + Macro + "\n";
+  Text += ("// streamalloc: waits when control leaves a statement by a return (an error-check\n"
+           "// macro that may return), not when the statement completes.\n"
+           "struct " +
+           ReturnGuard + " {\n" + "  void (*wait)();\n" + "  bool armed;\n" + "  ~" + ReturnGuard +
+           "() {\n" + "    if (armed)\n" + "      wait();\n" + "  }\n" + "};\n")
+              .str();
+  if (Guarded)
+    Text += "#endif\n";
+  return Text;
 }
 
 } // namespace
@@ -53,18 +70,77 @@ struct FileRewriter::Impl {
   llvm::StringRef Buffer;
   EditList Edits;
   std::optional<unsigned> LastStream;
-  unsigned NumEvents = 0; ///< events used by the functions added so far
+  unsigned NumEvents = 0; ///< events of the file used by the functions added so far
   /// The page-locking helpers the edits call (sa_pinned_malloc, ...): only
   /// those are emitted, so the output has no unused function.
   llvm::StringSet<> HelpersCalled;
   bool FreeHelper = false;   ///< a stream-ordered cudaFree was rewritten
   bool ReturnGuards = false; ///< a statement waits only when it returns
-  std::vector<InsertionPoint> Releases;
+  std::vector<std::pair<FileID, InsertionPoint>> Releases;
   /// Single-statement bodies put in braces.
   llvm::DenseSet<const Stmt *> WrappedBodies;
+  /// The file being edited (Buffer is its text; Edits, HelpersCalled,
+  /// FreeHelper and ReturnGuards are its state), and the state of the others.
+  FileID File;
+  struct FileState {
+    EditList Edits;
+    llvm::StringSet<> HelpersCalled;
+    bool FreeHelper = false, ReturnGuards = false;
+    unsigned NumEvents = 0;
+  };
+  std::map<FileID, FileState> Others;
+  /// Per included file, the name part of its event accessor (its file name).
+  std::map<FileID, std::string> Tags;
 
   explicit Impl(ASTContext &Ctx)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Buffer(SM.getBufferData(SM.getMainFileID())) {}
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Buffer(SM.getBufferData(SM.getMainFileID())),
+        File(SM.getMainFileID()) {}
+
+  /// Makes \p F the file being edited.
+  void select(FileID F) {
+    if (F == File || F.isInvalid())
+      return;
+    Others[File] = {std::move(Edits), std::move(HelpersCalled), FreeHelper, ReturnGuards,
+                    NumEvents};
+    FileState In = std::move(Others[F]);
+    Others.erase(F);
+    Edits = std::move(In.Edits);
+    HelpersCalled = std::move(In.HelpersCalled);
+    FreeHelper = In.FreeHelper;
+    ReturnGuards = In.ReturnGuards;
+    NumEvents = In.NumEvents;
+    File = F;
+    Buffer = SM.getBufferData(F);
+  }
+  /// Makes the file that holds \p L (at its outermost expansion) the one edited.
+  void selectFileOf(SourceLocation L) { select(SM.getFileID(SM.getExpansionLoc(L))); }
+  bool inFile(SourceLocation FileLoc) const { return SM.getFileID(FileLoc) == File; }
+
+  /// The event accessor of \p F: the main file's `sa_event`, or one per
+  /// included file, `sa_event_<its file name>`, whose events are numbered on
+  /// their own: a header's text then does not depend on which other files a
+  /// translation unit includes before it.
+  std::string eventAccessor(FileID F) {
+    if (F == SM.getMainFileID())
+      return EventAccessor.str();
+    auto [It, New] = Tags.try_emplace(F);
+    if (New) {
+      std::string Name;
+      if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(F))
+        Name = llvm::sys::path::filename(Entry->getName()).str();
+      for (char &C : Name)
+        if (!llvm::isAlnum(C))
+          C = '_';
+      std::string Tag = Name;
+      for (unsigned I = 2; llvm::any_of(Tags, [&](const auto &T) { return T.second == Tag; }); ++I)
+        Tag = Name + "_" + std::to_string(I);
+      It->second = Tag;
+    }
+    return EventAccessor.str() + "_" + It->second;
+  }
+  std::string eventExpr(unsigned Event) {
+    return eventAccessor(File) + "(" + std::to_string(Event) + ")";
+  }
 
   /// File offset where the token at \p L is spelled in the main file, if it
   /// is spelled there directly or through macro arguments only. Otherwise the
@@ -79,9 +155,9 @@ struct FileRewriter::Impl {
       }
       L = SM.getImmediateSpellingLoc(L);
     }
-    if (!SM.isWrittenInMainFile(L)) {
+    if (!inFile(L)) {
       if (Why)
-        *Why = "spelled in an included file";
+        *Why = "spelled in another file than its function";
       return std::nullopt;
     }
     return SM.getFileOffset(L);
@@ -91,7 +167,7 @@ struct FileRewriter::Impl {
   /// expansion (a wait never goes between a macro's tokens).
   std::optional<unsigned> expansionOffset(SourceLocation L) const {
     L = SM.getExpansionLoc(L);
-    if (!SM.isWrittenInMainFile(L))
+    if (!inFile(L))
       return std::nullopt;
     return SM.getFileOffset(L);
   }
@@ -107,7 +183,7 @@ struct FileRewriter::Impl {
     if (isa<DeclStmt>(Whole))
       return std::nullopt;
     CharSourceRange Invocation = SM.getExpansionRange(S->getBeginLoc());
-    if (!SM.isWrittenInMainFile(Invocation.getBegin()))
+    if (!inFile(Invocation.getBegin()))
       return std::nullopt;
     unsigned Begin = SM.getFileOffset(Invocation.getBegin());
     if (expansionOffset(Whole->getEndLoc()) != Begin)
@@ -215,7 +291,7 @@ struct FileRewriter::Impl {
   /// on S's line, otherwise inline.
   void insertAfter(const Stmt *S, const std::string &Code, const std::string &Reason) {
     CharSourceRange Range = SM.getExpansionRange(S->getEndLoc());
-    if (!SM.isWrittenInMainFile(Range.getBegin()))
+    if (!inFile(Range.getBegin()))
       return;
     unsigned End =
         SM.getFileOffset(Lexer::getLocForEndOfToken(Range.getEnd(), 0, SM, Ctx.getLangOpts()));
@@ -287,6 +363,51 @@ struct FileRewriter::Impl {
   std::optional<unsigned> opEnd(const GpuOp &Op) const {
     SourceLocation End = cast<CallExpr>(Op.Call)->getRParenLoc();
     return spelledOffset(End, nullptr);
+  }
+
+  /// For an included file: declarations of the pool and helpers its edits
+  /// call (the main file defines them); empty when it calls none.
+  std::string poolDeclarations(bool UsesStreams) {
+    auto Sym = [](ApiSymbol S) { return apiSymbol(S).str(); };
+    auto Mentions = [&](llvm::StringRef Name) {
+      for (const Edit &E : Edits.all())
+        if (llvm::StringRef(E.Text).contains((Name + "(").str()))
+          return true;
+      return false;
+    };
+    std::string Decls;
+    auto Declare = [&](llvm::StringRef Name, const std::string &Declaration) {
+      // A page-locking helper replaces a call's name (the `(` is the program's).
+      if (Mentions(Name) || HelpersCalled.contains(Name))
+        Decls += "static inline " + Declaration + ";\n";
+    };
+    if (UsesStreams) {
+      Declare(Accessor, Sym(ApiSymbol::cudaStream_t) + " " + Accessor.str() + "(int i)");
+      std::string Events = eventAccessor(File);
+      Declare(Events, Sym(ApiSymbol::cudaEvent_t) + " " + Events + "(int i)");
+      Declare(Release, "void " + Release.str() + "()");
+    }
+    // A stream-ordered release replaces the call's name, like the page-locking helpers.
+    if (FreeHelper)
+      Decls += "static inline " + Sym(ApiSymbol::cudaError_t) + " " + FreeAsync.str() +
+               "(void *p, " + Sym(ApiSymbol::cudaStream_t) + " s);\n";
+    for (llvm::StringRef Name : {"sa_pinned_malloc", "sa_registered_malloc"})
+      if (HelpersCalled.contains(Name))
+        Declare(Name, "void *" + Name.str() + "(size_t bytes)");
+    for (llvm::StringRef Name : {"sa_pinned_calloc", "sa_registered_calloc"})
+      if (HelpersCalled.contains(Name))
+        Declare(Name, "void *" + Name.str() + "(size_t count, size_t size)");
+    for (llvm::StringRef Name : {"sa_pinned_free", "sa_registered_free"})
+      if (HelpersCalled.contains(Name))
+        Declare(Name, "void " + Name.str() + "(void *p)");
+    std::string Text;
+    if (!Decls.empty())
+      Text = "\n// streamalloc: the stream pool and helpers the code below uses, defined once per\n"
+             "// translation unit by its main file (after its #include lines).\n" +
+             Decls;
+    if (ReturnGuards)
+      Text += (Text.empty() ? "\n" : "") + returnGuardDefinition(true);
+    return Text;
   }
 
   std::string whyNotRewritable(const GpuOp &Op) const;
@@ -372,6 +493,7 @@ void FileRewriter::addPinning(const std::vector<PinDecision> &Decisions) {
   for (const PinDecision &D : Decisions) {
     if (D.Action == PinAction::Pageable)
       continue;
+    P->selectFileOf(D.Site->getBeginLoc());
     std::string Kind = D.Action == PinAction::Register ? "sa_registered_" : "sa_pinned_";
     if (const auto *Call = dyn_cast<CallExpr>(D.Site)) {
       const auto *Callee = cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
@@ -419,6 +541,7 @@ FileRewriter::FileRewriter(ASTContext &Ctx) : P(std::make_unique<Impl>(Ctx)) {}
 FileRewriter::~FileRewriter() = default;
 
 std::vector<std::string> FileRewriter::rewritability(const FunctionAccesses &FA) const {
+  P->selectFileOf(FA.function().getLocation());
   std::vector<std::string> Why(FA.ops().size());
   llvm::DenseMap<unsigned, unsigned> SeenAt;
   for (const GpuOp &Op : FA.ops()) {
@@ -442,6 +565,7 @@ std::vector<unsigned> FileRewriter::misplacedWaits(const FunctionAccesses &FA,
   // would run before the op. (A wait textually before an op of the same loop
   // body is fine: it covers the op of the previous iteration; only the ops
   // enqueued in the same pass through the block are checked.)
+  P->selectFileOf(FA.function().getLocation());
   std::vector<unsigned> Misplaced;
   for (const Wait &W : Cra.Waits) {
     // A guard's wait runs after everything in its statement.
@@ -465,6 +589,7 @@ std::vector<unsigned> FileRewriter::misplacedWaits(const FunctionAccesses &FA,
 
 std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
                                                 const StreamPlan &Plan) {
+  P->selectFileOf(FA.function().getLocation());
   // The bodies about to be wrapped in braces can be followed by code.
   for (auto [Owner, Body] : Cra.Wrapped)
     P->WrappedBodies.insert(Body);
@@ -491,7 +616,7 @@ std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, cons
     for (unsigned Stream : Streams)
       Calls.push_back(callStatement(ApiId::cudaStreamSynchronize, {streamExpr(Stream)}));
     for (unsigned E : Events)
-      Calls.push_back(callStatement(ApiId::cudaEventSynchronize, {eventExpr(Base + E)}));
+      Calls.push_back(callStatement(ApiId::cudaEventSynchronize, {P->eventExpr(Base + E)}));
     return Calls;
   };
   // Waits at the end of a wrapped body go with its `}`.
@@ -510,11 +635,11 @@ std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, cons
   // before the wait (the wait may be for that very event).
   for (const EventRecord &R : Plan.Records)
     if (!RecordAtWait[R.Event])
-      P->insertAfter(
-          R.Statement,
-          callStatement(ApiId::cudaEventRecord, {eventExpr(Base + R.Event), streamExpr(R.Stream)}),
-          "marks the end of " + FA.ops()[R.Op].Callee +
-              (R.Event < Plan.NumEdgeEvents ? " for another stream" : " for the host"));
+      P->insertAfter(R.Statement,
+                     callStatement(ApiId::cudaEventRecord,
+                                   {P->eventExpr(Base + R.Event), streamExpr(R.Stream)}),
+                     "marks the end of " + FA.ops()[R.Op].Callee +
+                         (R.Event < Plan.NumEdgeEvents ? " for another stream" : " for the host"));
   std::set<std::pair<unsigned, std::string>> PlacedWaits; // (offset, call)
   std::vector<unsigned> NotWritten;
   // The waits for returns out of one macro invocation share its guard.
@@ -558,17 +683,18 @@ std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, cons
       if (RecordAtWait[E])
         P->insertAt({InsertionPoint::BeforeStmt, W.At},
                     callStatement(ApiId::cudaEventRecord,
-                                  {eventExpr(Base + E), streamExpr(Plan.Records[E].Stream)}),
+                                  {P->eventExpr(Base + E), streamExpr(Plan.Records[E].Stream)}),
                     "marks the end of " + Producer + " for another stream");
       P->insertAt({InsertionPoint::BeforeStmt, W.At},
                   callStatement(ApiId::cudaStreamWaitEvent,
-                                {streamExpr(W.Waiter), eventExpr(Base + E), "0"}),
+                                {streamExpr(W.Waiter), P->eventExpr(Base + E), "0"}),
                   "order after " + Producer + " (another stream)");
     }
   for (auto &[End, Text] : InlineCloses)
     P->Edits.insert(End, Text);
   P->NumEvents += Plan.NumEvents;
-  llvm::append_range(P->Releases, Cra.Releases);
+  for (const InsertionPoint &Where : Cra.Releases)
+    P->Releases.push_back({P->File, Where});
   return NotWritten;
 }
 
@@ -582,19 +708,70 @@ void FileRewriter::dropStatement(unsigned Begin, unsigned End, const std::string
 
 bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Output,
                           std::string &Error) {
+  std::map<FileID, std::string> Outputs;
+  FileID Main = P->SM.getMainFileID();
+  if (!finishAll([&](FileID F) { return F == Main ? IncludeEnds.vec() : std::vector<unsigned>(); },
+                 Outputs, Error))
+    return false;
+  Output = std::move(Outputs[Main]);
+  return true;
+}
+
+bool FileRewriter::finishAll(llvm::function_ref<std::vector<unsigned>(FileID)> IncludeEnds,
+                             std::map<FileID, std::string> &Outputs, std::string &Error) {
+  FileID Main = P->SM.getMainFileID();
   // The stream pool comes with the first stream; page-locked memory alone
   // (synchronous copies made faster) brings only its helpers.
   bool UsesStreams = P->LastStream.has_value();
+  bool Releases = UsesStreams && !P->Releases.empty();
+  if (UsesStreams)
+    for (const auto &[File, Where] : P->Releases) {
+      P->select(File);
+      P->insertAt(Where, (Release + "();").str(), "release the streams before CUDA shuts down");
+    }
+  // What the files of the translation unit call: the main file defines it all.
+  P->select(Main);
+  llvm::StringSet<> HelpersCalled = P->HelpersCalled;
+  bool FreeHelper = P->FreeHelper, ReturnGuards = P->ReturnGuards, GuardsElsewhere = false;
+  for (auto &[File, State] : P->Others) {
+    for (const auto &Name : State.HelpersCalled.keys())
+      HelpersCalled.insert(Name);
+    FreeHelper |= State.FreeHelper;
+    ReturnGuards |= State.ReturnGuards;
+    GuardsElsewhere |= State.ReturnGuards;
+  }
+  // After the last top-level #include before the file's first edit, so the
+  // pool precedes every use.
+  auto InsertPool = [&](FileID File, const std::string &Pool) {
+    unsigned FirstEdit = P->Edits.firstOffset();
+    unsigned At = 0;
+    for (unsigned End : IncludeEnds(File))
+      if (End <= FirstEdit)
+        At = std::max(At, End);
+    P->Edits.insert(At, At == 0 ? Pool.substr(1) + "\n" : Pool);
+  };
+  std::vector<FileID> Included;
+  for (auto &[File, State] : P->Others)
+    if (!State.Edits.empty())
+      Included.push_back(File);
+  for (FileID File : Included) {
+    P->select(File);
+    std::string Decls = P->poolDeclarations(UsesStreams);
+    if (!Decls.empty())
+      InsertPool(File, Decls);
+    std::string Text;
+    if (!P->Edits.apply(P->Buffer, Text, Error))
+      return false;
+    Outputs[File] = std::move(Text);
+  }
+  P->select(Main);
   auto CallsHelperOf = [&](llvm::StringRef Prefix) {
-    return llvm::any_of(P->HelpersCalled.keys(),
+    return llvm::any_of(HelpersCalled.keys(),
                         [&](llvm::StringRef Name) { return Name.starts_with(Prefix); });
   };
   bool PinnedHelpers = CallsHelperOf("sa_pinned_"),
        RegisteredHelpers = CallsHelperOf("sa_registered_");
   if (UsesStreams || PinnedHelpers || RegisteredHelpers) {
-    if (UsesStreams)
-      for (const InsertionPoint &Where : P->Releases)
-        P->insertAt(Where, (Release + "();").str(), "release the streams before CUDA shuts down");
     std::string Pool;
     llvm::raw_string_ostream OS(Pool);
     auto Fn = [](ApiId Id) { return apiName(Id).str(); };
@@ -631,37 +808,41 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
          << "// on first use. Work left on the legacy default stream still orders with them.\n";
       LazyHandles(Sym(ApiSymbol::cudaStream_t), PoolArray, Accessor, *P->LastStream + 1,
                   Fn(ApiId::cudaStreamCreate) + "(&fresh)", Sym(ApiSymbol::cudaStreamDestroy));
-      if (P->NumEvents) {
+      // Events per file: (array, accessor, count); the main file's first.
+      std::vector<std::tuple<std::string, std::string, unsigned>> Events;
+      if (P->NumEvents)
+        Events.emplace_back(EventArray.str(), EventAccessor.str(), P->NumEvents);
+      for (auto &[File, State] : P->Others)
+        if (State.NumEvents) {
+          std::string Name = P->eventAccessor(File);
+          Events.emplace_back(EventArray.str() + Name.substr(EventAccessor.size() + 1) + "_", Name,
+                              State.NumEvents);
+        }
+      if (!Events.empty())
         OS << "// streamalloc: events that order work on one stream after work on another.\n";
-        LazyHandles(Sym(ApiSymbol::cudaEvent_t), EventArray, EventAccessor, P->NumEvents,
+      for (const auto &[Array, Name, Count] : Events)
+        LazyHandles(Sym(ApiSymbol::cudaEvent_t), Array, Name, Count,
                     Fn(ApiId::cudaEventCreateWithFlags) + "(&fresh, " +
                         Sym(ApiSymbol::cudaEventDisableTiming) + ")",
                     Fn(ApiId::cudaEventDestroy));
-      }
-      OS << "static inline void " << Release << "() {\n"
-         << "  for (std::atomic<" << Sym(ApiSymbol::cudaStream_t) << "> &slot : " << PoolArray
-         << ")\n"
-         << "    if (" << Sym(ApiSymbol::cudaStream_t) << " s = slot.exchange(nullptr))\n"
-         << "      " << Sym(ApiSymbol::cudaStreamDestroy) << "(s);\n";
-      if (P->NumEvents)
-        OS << "  for (std::atomic<" << Sym(ApiSymbol::cudaEvent_t) << "> &slot : " << EventArray
+      // Only where it is called: an unused static function is an nvcc warning.
+      if (Releases) {
+        OS << "static inline void " << Release << "() {\n"
+           << "  for (std::atomic<" << Sym(ApiSymbol::cudaStream_t) << "> &slot : " << PoolArray
            << ")\n"
-           << "    if (" << Sym(ApiSymbol::cudaEvent_t) << " e = slot.exchange(nullptr))\n"
-           << "      " << Fn(ApiId::cudaEventDestroy) << "(e);\n";
-      OS << "}\n";
+           << "    if (" << Sym(ApiSymbol::cudaStream_t) << " s = slot.exchange(nullptr))\n"
+           << "      " << Sym(ApiSymbol::cudaStreamDestroy) << "(s);\n";
+        for (const auto &[Array, Name, Count] : Events)
+          OS << "  for (std::atomic<" << Sym(ApiSymbol::cudaEvent_t) << "> &slot : " << Array
+             << ")\n"
+             << "    if (" << Sym(ApiSymbol::cudaEvent_t) << " e = slot.exchange(nullptr))\n"
+             << "      " << Fn(ApiId::cudaEventDestroy) << "(e);\n";
+        OS << "}\n";
+      }
     }
-    if (P->ReturnGuards)
-      OS << "// streamalloc: waits when control leaves a statement by a return (an error-check\n"
-         << "// macro that may return), not when the statement completes.\n"
-         << "struct " << ReturnGuard << " {\n"
-         << "  void (*wait)();\n"
-         << "  bool armed;\n"
-         << "  ~" << ReturnGuard << "() {\n"
-         << "    if (armed)\n"
-         << "      wait();\n"
-         << "  }\n"
-         << "};\n";
-    if (P->FreeHelper)
+    if (ReturnGuards)
+      OS << returnGuardDefinition(GuardsElsewhere);
+    if (FreeHelper)
       OS << "// streamalloc: " << Fn(ApiId::cudaFree) << " made stream-ordered; like "
          << Fn(ApiId::cudaFree) << ", it does nothing for null.\n"
          << "static inline " << Sym(ApiSymbol::cudaError_t) << " " << FreeAsync << "(void *p, "
@@ -669,7 +850,7 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
          << "  return p ? " << apiRow(ApiId::cudaFree).AsyncName
          << "(p, s) : " << Sym(ApiSymbol::cudaSuccess) << ";\n"
          << "}\n";
-    auto Called = [&](llvm::StringRef Name) { return P->HelpersCalled.contains(Name); };
+    auto Called = [&](llvm::StringRef Name) { return HelpersCalled.contains(Name); };
     if (Called("sa_pinned_free") || Called("sa_registered_free"))
       OS << "// streamalloc: a failed CUDA call here is handled (pageable memory is used), so\n"
          << "// its error is cleared rather than reported by a later call.\n"
@@ -731,19 +912,23 @@ bool FileRewriter::finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Out
          << "    " << Fn(ApiId::cudaHostUnregister) << "(p);\n"
          << "  " << Fn(ApiId::free) << "(p);\n"
          << "}\n";
-    // After the last top-level #include before the first edit, so the pool
-    // precedes every use.
-    unsigned FirstEdit = P->Edits.firstOffset();
-    unsigned At = 0;
-    for (unsigned End : IncludeEnds)
-      if (End <= FirstEdit)
-        At = std::max(At, End);
-    P->Edits.insert(At, At == 0 ? Pool.substr(1) + "\n" : Pool);
+    InsertPool(Main, Pool);
   }
-  return P->Edits.apply(P->Buffer, Output, Error);
+  std::string Text;
+  if (!P->Edits.apply(P->Buffer, Text, Error))
+    return false;
+  Outputs[Main] = std::move(Text);
+  return true;
 }
 
-const EditList &FileRewriter::edits() const { return P->Edits; }
+const EditList &FileRewriter::edits() const {
+  P->select(P->SM.getMainFileID());
+  return P->Edits;
+}
+const EditList &FileRewriter::edits(FileID File) const {
+  P->select(File);
+  return P->Edits;
+}
 unsigned FileRewriter::streamsUsed() const { return P->LastStream ? *P->LastStream + 1 : 0; }
 
 } // namespace streamalloc

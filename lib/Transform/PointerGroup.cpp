@@ -76,7 +76,9 @@ std::string PointerGroupTracer::at(const Stmt *S) const {
 }
 
 bool PointerGroupTracer::writtenDirectly(SourceLocation L) const {
-  return L.isFileID() && SM.isWrittenInMainFile(L);
+  // In the file of the allocating function, which the tool rewrites (the
+  // main file or one of the project's own included files).
+  return L.isFileID() && SM.getFileID(L) == SM.getFileID(SM.getExpansionLoc(Home.getLocation()));
 }
 
 DynTypedNode PointerGroupTracer::parentOf(const Expr *E) const {
@@ -235,7 +237,7 @@ bool PointerGroupTracer::passedToCall(const FunctionDecl *Fn, const CallExpr *Ca
   const FunctionDecl *Callee = Call->getDirectCallee();
   const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
   if (!Def || !Def->hasBody() || Index >= Def->getNumParams() ||
-      !SM.isWrittenInMainFile(SM.getExpansionLoc(Def->getLocation())) ||
+      SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())) ||
       Def->isTemplateInstantiation() || !Policy.followsInto(Call, Def))
     return fail("a pointer into it is passed to `" + calleeName(Call) + "`, whose body " +
                 Policy.wording().OpaqueCallee + at(Val));

@@ -23,6 +23,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <optional>
+#include <set>
 
 using namespace llvm;
 using namespace streamalloc;
@@ -37,8 +39,16 @@ cl::opt<std::string> BuildPath("p", cl::desc("Build directory containing compile
                                cl::value_desc("build-dir"), cl::cat(Category));
 cl::opt<std::string> OutputFile("o", cl::desc("Write the transformed file here (one input only)"),
                                 cl::value_desc("file"), cl::cat(Category));
-cl::opt<bool> InPlace("i", cl::desc("Rewrite the input files in place"), cl::cat(Category));
+cl::opt<bool> InPlace("i",
+                      cl::desc("Rewrite the input files, and the project's own files they "
+                               "include, in place"),
+                      cl::cat(Category));
 cl::alias InPlaceLong("in-place", cl::desc("Alias for -i"), cl::aliasopt(InPlace));
+cl::opt<std::string>
+    OutDir("out-dir",
+           cl::desc("Write the transformed inputs and the project's own files they include "
+                    "under this folder, with the layout of the source tree"),
+           cl::value_desc("dir"), cl::cat(Category));
 cl::opt<bool> Diff("diff", cl::desc("Print a unified diff instead of the transformed file"),
                    cl::cat(Category));
 cl::opt<bool> Report("report",
@@ -191,6 +201,35 @@ Error writeAtomically(StringRef Path, StringRef Text) {
   return Error::success();
 }
 
+/// The deepest folder that holds every input and every file of the
+/// project's they include (--out-dir mirrors the tree below it), ending in a
+/// separator.
+std::string commonFolder(const std::vector<FileResult> &Results) {
+  std::optional<std::string> Common;
+  auto Add = [&](StringRef Real) {
+    std::string Dir = sys::path::parent_path(Real).str();
+    if (!Common) {
+      Common = Dir;
+      return;
+    }
+    while (!Common->empty() &&
+           !(StringRef(Dir) == *Common ||
+             StringRef(Dir).starts_with(*Common + sys::path::get_separator().str())))
+      *Common = sys::path::parent_path(*Common).str();
+  };
+  for (const FileResult &R : Results) {
+    if (!R.Parsed || R.RealPath.empty())
+      continue;
+    Add(R.RealPath);
+    for (const IncludedFile &Inc : R.Included)
+      Add(Inc.RealPath);
+  }
+  std::string Root = Common.value_or("");
+  if (Root.empty() || !sys::path::is_separator(Root.back()))
+    Root += sys::path::get_separator().str();
+  return Root;
+}
+
 std::unique_ptr<clang::tooling::CompilationDatabase>
 loadDatabase(std::unique_ptr<clang::tooling::FixedCompilationDatabase> FromDashDash,
              std::string &Error) {
@@ -260,9 +299,11 @@ int main(int argc, const char **argv) {
           &errs()))
     return 1;
 
-  bool ToStdout = OutputFile.empty() && !InPlace && !Diff && Dumps.empty();
+  bool ToStdout = OutputFile.empty() && !InPlace && OutDir.empty() && !Diff && Dumps.empty();
   if (!OutputFile.empty() && InPlace)
     return fail("-o and -i cannot be used together");
+  if (!OutDir.empty() && (InPlace || !OutputFile.empty()))
+    return fail("--out-dir cannot be used with -i or -o");
   if (!OutputFile.empty() && Inputs.size() > 1)
     return fail("-o takes one input file; use -i for several");
   if (ToStdout && Inputs.size() > 1)
@@ -299,11 +340,17 @@ int main(int argc, const char **argv) {
   Options.CudaPath = *Cuda;
   Options.ResourceDir = *ResourceDir;
   Options.Dumps.assign(Dumps.begin(), Dumps.end());
+  // Included files need somewhere to go (or are only shown).
+  Options.RewriteIncluded = InPlace || !OutDir.empty() || Diff || !Dumps.empty();
   std::vector<std::string> Files(Inputs.begin(), Inputs.end());
   std::vector<FileResult> Results = runPipeline(*Db, Files, Options);
 
   int Status = 0;
   std::vector<FileReport> Reports;
+  // Each included file is written (or shown) once, however many inputs
+  // include it: the pipeline made sure they all ask for the same text.
+  std::set<std::string> IncludedDone;
+  std::string Root = OutDir.empty() ? std::string() : commonFolder(Results);
   for (FileResult &R : Results) {
     if (!R.Parsed) {
       Status = fail("'" + R.Path +
@@ -330,9 +377,32 @@ int main(int argc, const char **argv) {
       continue;
     }
     if (Diff) {
-      bool Absolute = sys::path::is_absolute(R.Path);
-      outs() << unifiedDiff(R.Original, R.Output, (Absolute ? "" : "a/") + R.Path,
-                            (Absolute ? "" : "b/") + R.Path);
+      auto Show = [](StringRef Path, StringRef Original, StringRef Output) {
+        bool Absolute = sys::path::is_absolute(Path);
+        outs() << unifiedDiff(Original, Output, (Absolute ? "" : "a/") + Path.str(),
+                              (Absolute ? "" : "b/") + Path.str());
+      };
+      Show(R.Path, R.Original, R.Output);
+      for (const IncludedFile &Inc : R.Included)
+        if (Inc.Output != Inc.Original && IncludedDone.insert(Inc.RealPath).second)
+          Show(Inc.Path, Inc.Original, Inc.Output);
+      continue;
+    }
+    if (!OutDir.empty()) {
+      // The main file and every file of the project's it includes, changed
+      // or not, so that the includes of the copies find each other.
+      auto Put = [&](StringRef Real, StringRef Text) {
+        SmallString<256> Target(OutDir);
+        sys::path::append(Target, Real.substr(Root.size()));
+        if (std::error_code EC = sys::fs::create_directories(sys::path::parent_path(Target)))
+          Status = fail("cannot create '" + sys::path::parent_path(Target) + "': " + EC.message());
+        else if (Error E = writeAtomically(Target, Text))
+          Status = fail(toString(std::move(E)));
+      };
+      Put(R.RealPath, R.Output);
+      for (const IncludedFile &Inc : R.Included)
+        if (IncludedDone.insert(Inc.RealPath).second)
+          Put(Inc.RealPath, Inc.Output);
       continue;
     }
     if (ToStdout) {
@@ -340,6 +410,11 @@ int main(int argc, const char **argv) {
       continue;
     }
     std::string Target = InPlace ? R.Path : OutputFile.getValue();
+    if (InPlace)
+      for (const IncludedFile &Inc : R.Included)
+        if (Inc.Output != Inc.Original && IncludedDone.insert(Inc.RealPath).second)
+          if (Error E = writeAtomically(Inc.RealPath, Inc.Output))
+            Status = fail(toString(std::move(E)));
     if (InPlace && !R.Report.Changed)
       continue;
     if (Error E = writeAtomically(Target, R.Output))

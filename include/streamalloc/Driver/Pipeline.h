@@ -6,6 +6,7 @@
 #include "streamalloc/Schedule/StreamPlan.h"
 #include "streamalloc/Transform/HostPinning.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,23 @@ struct PipelineOptions {
   /// Make only the safe changes that can pay for what they add
   /// (Profit/Profitability.h); false (--profitability=off): every safe change.
   bool Profitability = true;
+  /// Analyse and rewrite the host functions of the project's own included
+  /// files (ProjectFiles.h) too (-i, --out-dir, --diff); otherwise they are
+  /// left as written and the report says so once per file with GPU ops.
+  bool RewriteIncluded = false;
+  /// Included files (real paths) left as written, with why: the translation
+  /// units of one run would rewrite them differently.
+  std::map<std::string, std::string> KeepIncluded;
+};
+
+/// A file of the project's own that a translation unit includes.
+struct IncludedFile {
+  std::string Path;     ///< as the preprocessor found it (for messages)
+  std::string RealPath; ///< absolute, without symbolic links (where to write)
+  std::string Original;
+  std::string Output;      ///< == Original when not rewritten
+  bool Rewritable = false; ///< its functions were analysed for this run
+  std::string WhyLeft;     ///< why not, when it is the project's but not Rewritable
 };
 
 struct FileResult {
@@ -46,9 +64,13 @@ struct FileResult {
   /// the file without it, not the way the build compiles it): not Parsed.
   bool CommandLineError = false;
   std::string Original;
-  std::string Output; ///< the transformed file (valid when Parsed)
-  std::string Dump;   ///< --dump text
-  std::string Graph;  ///< dependency graph clusters, Graphviz (--graph)
+  std::string Output;   ///< the transformed file (valid when Parsed)
+  std::string RealPath; ///< of the main file
+  /// The project's own files it includes (rewritten or not), in the order
+  /// the preprocessor entered them.
+  std::vector<IncludedFile> Included;
+  std::string Dump;  ///< --dump text
+  std::string Graph; ///< dependency graph clusters, Graphviz (--graph)
   FileReport Report;
   std::string Error; ///< internal failure, if any
   /// CPU seconds (user + system) of Clang's parse of the file, and of every
@@ -57,7 +79,9 @@ struct FileResult {
 };
 
 /// Parses each file with its command from \p Db and runs every stage.
-/// Returns one result per file, in the order given.
+/// Returns one result per file, in the order given. An included file that
+/// two translation units would rewrite differently is left as written in
+/// both (they are run again without it).
 std::vector<FileResult> runPipeline(const clang::tooling::CompilationDatabase &Db,
                                     const std::vector<std::string> &Files,
                                     const PipelineOptions &Options);

@@ -19,6 +19,7 @@ struct OpReport {
   std::optional<unsigned> Stream;
   std::optional<unsigned> WaitLine; ///< line of the statement the covering wait precedes
   std::string Reason;               ///< why it stayed synchronous
+  std::string File;                 ///< an included file it is in (empty: the main file)
 };
 
 struct WaitReport {
@@ -31,6 +32,7 @@ struct WaitReport {
   /// when that is worth saying (a call per stream, a wait that repeats in a
   /// loop); empty otherwise.
   std::string Cost;
+  std::string File; ///< an included file it is in (empty: the main file)
 };
 
 /// What was done with a host buffer that GPU copies use.
@@ -40,6 +42,7 @@ struct PinReport {
   unsigned Line = 0;  ///< its allocation
   std::string Action; ///< pageable, allocated page-locked, registered
   std::string Reason;
+  std::string File; ///< an included file it is in (empty: the main file)
 };
 
 /// One of the program's own device syncs (cudaDeviceSynchronize).
@@ -52,6 +55,7 @@ struct SyncReport {
   bool Dropped = false;   ///< removed from the output
   unsigned PendingOps = 0;
   std::string Reason; ///< why it is (or is not) redundant, and why it was kept
+  std::string File;   ///< an included file it is in (empty: the main file)
 };
 
 /// A statement of an analysed function that reads a clock (--timers).
@@ -62,12 +66,14 @@ struct ClockReadReport {
   std::vector<unsigned> DoneInOriginal;
   /// Lines of the ops still pending in the output when it reads the clock.
   std::vector<unsigned> PendingAtRead;
+  std::string File; ///< an included file it is in (empty: the main file)
 };
 
 /// A function the analysis ran on, for checks over the report.
 struct FunctionExtent {
   std::string Name;
   unsigned Line = 0, EndLine = 0;
+  std::string File; ///< an included file it is in (empty: the main file)
 };
 
 /// A templated host function with GPU ops: whether its text was rewritten
@@ -78,6 +84,13 @@ struct TemplateReport {
   std::vector<std::string> Instances; ///< `run<float>`, ...
   bool Rewritten = false;             ///< analysed and its edits applied (maybe none)
   std::string Reason;                 ///< why it is left unchanged
+};
+
+/// A file of the project's own that the translation unit includes.
+struct IncludedFileReport {
+  std::string File;
+  bool Changed = false;
+  std::string Reason; ///< why its GPU ops were left as written (empty: analysed)
 };
 
 struct FileReport {
@@ -93,6 +106,7 @@ struct FileReport {
   std::vector<ClockReadReport> ClockReads;
   std::vector<FunctionExtent> Functions;
   std::vector<TemplateReport> Templates;
+  std::vector<IncludedFileReport> IncludedFiles;
 };
 
 void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files);

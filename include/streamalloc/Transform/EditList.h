@@ -31,6 +31,7 @@ public:
   }
   bool empty() const { return Edits.empty(); }
   unsigned size() const { return Edits.size(); }
+  const std::vector<Edit> &all() const { return Edits; }
   /// Smallest offset any edit touches (UINT_MAX when there is none).
   unsigned firstOffset() const;
   /// The first edit (in the order added) that is not inside the text

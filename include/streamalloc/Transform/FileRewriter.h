@@ -2,9 +2,12 @@
 //
 // Rewrites GPU ops to their asynchronous forms on the planned streams,
 // inserts each wait with a one-line reason, emits the stream pool once per
-// file and releases it where the program tears CUDA down. Edits are made on
-// spelling locations, so ops inside macro arguments (CHECK(cudaMemcpy(...)))
-// are rewritten; an op spelled inside a macro body is left alone.
+// translation unit and releases it where the program tears CUDA down. Edits
+// are made on spelling locations, so ops inside macro arguments
+// (CHECK(cudaMemcpy(...))) are rewritten; an op spelled inside a macro body is
+// left alone. Each function's edits go into the file that holds it: the main
+// file or one of the project's included files (the pool is defined in the
+// main file and declared in each included file that uses it).
 //
 //===----------------------------------------------------------------------===//
 #ifndef STREAMALLOC_TRANSFORM_FILEREWRITER_H
@@ -12,8 +15,11 @@
 
 #include "streamalloc/Transform/EditList.h"
 
+#include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,8 +57,9 @@ public:
   /// Rewrites the allocations and releases of the buffers \p Decisions pin.
   void addPinning(const std::vector<PinDecision> &Decisions);
 
-  /// Removes the statement at file offsets [\p Begin, \p End) (a redundant
-  /// sync of the program), leaving a comment with \p Reason in its place.
+  /// Removes the statement at file offsets [\p Begin, \p End) of the file of
+  /// the function added last (a redundant sync of the program), leaving a
+  /// comment with \p Reason in its place.
   void dropStatement(unsigned Begin, unsigned End, const std::string &Reason);
 
   /// Adds the stream pool after the last of \p IncludeEnds (offsets just past
@@ -61,7 +68,17 @@ public:
   /// input.
   bool finish(llvm::ArrayRef<unsigned> IncludeEnds, std::string &Output, std::string &Error);
 
+  /// Like finish(), for every file edited: the main file (always in \p
+  /// Outputs) gets the pool's definitions, an included file with edits the
+  /// declarations of what it uses, after the last of its \p IncludeEnds
+  /// before its first edit.
+  bool finishAll(llvm::function_ref<std::vector<unsigned>(clang::FileID)> IncludeEnds,
+                 std::map<clang::FileID, std::string> &Outputs, std::string &Error);
+
+  /// The main file's edits (a template trial's, without the stream pool).
   const EditList &edits() const;
+  /// The edits of \p File (empty when it has none).
+  const EditList &edits(clang::FileID File) const;
   unsigned streamsUsed() const;
 
 private:

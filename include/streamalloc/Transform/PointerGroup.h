@@ -112,7 +112,7 @@ public:
   bool fail(const std::string &Reason);
   unsigned lineOf(const clang::Stmt *S) const;
   std::string at(const clang::Stmt *S) const; ///< " (line N)"
-  /// Spelled in the main file itself, not through a macro.
+  /// Spelled in the allocating function's file itself, not through a macro.
   bool writtenDirectly(clang::SourceLocation L) const;
   /// The one parent of \p E (none when it has several, e.g. in a template).
   clang::DynTypedNode parentOf(const clang::Expr *E) const;
