@@ -1,6 +1,7 @@
 //===- CompileCommands.cpp ------------------------------------------------===//
 #include "streamalloc/Driver/CompileCommands.h"
 #include "streamalloc/Driver/NvccPrelude.h"
+#include "streamalloc/Nvcc/NvccOptions.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -52,99 +53,6 @@ bool isNvcc(llvm::StringRef Program) {
   return Name == "nvcc" || Name == "nvcc.exe";
 }
 
-/// nvcc options whose value is the next argument and that clang has no use for.
-bool dropsNextArgument(llvm::StringRef A) {
-  static const llvm::StringSet<> Set = {"-Xcompiler",
-                                        "--compiler-options",
-                                        "-Xptxas",
-                                        "--ptxas-options",
-                                        "-Xlinker",
-                                        "--linker-options",
-                                        "-Xcudafe",
-                                        "-Xnvlink",
-                                        "--nvlink-options",
-                                        "-ccbin",
-                                        "--compiler-bindir",
-                                        "-arch",
-                                        "--gpu-architecture",
-                                        "-code",
-                                        "--gpu-code",
-                                        "-gencode",
-                                        "--generate-code",
-                                        "-maxrregcount",
-                                        "--maxrregcount",
-                                        "-rdc",
-                                        "--relocatable-device-code",
-                                        "-MF",
-                                        "-MT",
-                                        "-MQ",
-                                        "-odir",
-                                        "--output-directory",
-                                        "-Werror",
-                                        "-t",
-                                        "--threads",
-                                        "--diag-suppress",
-                                        "-diag-suppress",
-                                        "-ftz",
-                                        "-prec-div",
-                                        "-prec-sqrt",
-                                        "-fmad"};
-  return Set.contains(A);
-}
-
-bool isNvccOnlyFlag(llvm::StringRef A) {
-  static const char *Prefixes[] = {"-arch=",
-                                   "--gpu-architecture=",
-                                   "-code=",
-                                   "--gpu-code=",
-                                   "-gencode=",
-                                   "--generate-code=",
-                                   "--expt-",
-                                   "-expt-",
-                                   "-rdc=",
-                                   "--relocatable-device-code=",
-                                   "-Xcompiler=",
-                                   "--compiler-options=",
-                                   "-Xptxas=",
-                                   "--ptxas-options=",
-                                   "-ccbin=",
-                                   "--compiler-bindir=",
-                                   "-maxrregcount=",
-                                   "--maxrregcount=",
-                                   "--use_fast_math",
-                                   "-use_fast_math",
-                                   "-lineinfo",
-                                   "--generate-line-info",
-                                   "-forward-unknown-to-host-compiler",
-                                   "--forward-unknown-to-host",
-                                   "--extended-lambda",
-                                   "-extended-lambda",
-                                   "--keep",
-                                   "-Werror=",
-                                   "--diag-suppress=",
-                                   "-diag-suppress=",
-                                   "-ftz=",
-                                   "-prec-div=",
-                                   "-prec-sqrt=",
-                                   "-fmad=",
-                                   "-MD",
-                                   "-MMD",
-                                   "--threads=",
-                                   "-t=",
-                                   "-dc",
-                                   "--device-c",
-                                   "-G",
-                                   "--device-debug",
-                                   "-cudart",
-                                   "--cudart",
-                                   "-Xfatbin",
-                                   "--resource-usage",
-                                   "-res-usage"};
-  for (const char *P : Prefixes)
-    if (A.starts_with(P))
-      return true;
-  return false;
-}
 } // namespace
 
 std::vector<std::string> translateNvccCommand(const std::vector<std::string> &Args) {
@@ -184,10 +92,9 @@ std::vector<std::string> translateNvccCommand(const std::vector<std::string> &Ar
       std::string Options = A.contains('=') ? A.split('=').second.str() : Next();
       if (llvm::is_contained(llvm::split(Options, ','), "-fopenmp"))
         Out.push_back("-fopenmp");
-    } else if (dropsNextArgument(A)) {
-      Next();
-    } else if (isNvccOnlyFlag(A)) {
-      // dropped
+    } else if (nvcc::droppedForClang(A)) {
+      if (nvcc::takesSeparateValue(A))
+        Next();
     } else {
       Out.push_back(A.str());
     }

@@ -1,5 +1,6 @@
 //===- NvccCommandLine.cpp ------------------------------------------------===//
 #include "streamalloc/Nvcc/NvccCommandLine.h"
+#include "streamalloc/Nvcc/NvccOptions.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
@@ -7,109 +8,6 @@
 namespace streamalloc::nvcc {
 
 namespace {
-
-/// nvcc options whose value may be the next argument (they also take the
-/// `--option=value` form). An unknown option is taken to have none, so a
-/// following file name still counts as an input.
-bool takesSeparateValue(llvm::StringRef A) {
-  static const llvm::StringSet<> Set = {"-o",
-                                        "--output-file",
-                                        "-x",
-                                        "--x",
-                                        "-I",
-                                        "--include-path",
-                                        "-D",
-                                        "--define-macro",
-                                        "-U",
-                                        "--undefine-macro",
-                                        "-L",
-                                        "--library-path",
-                                        "-l",
-                                        "--library",
-                                        "-include",
-                                        "--pre-include",
-                                        "-isystem",
-                                        "--system-include",
-                                        "-Xcompiler",
-                                        "--compiler-options",
-                                        "-Xptxas",
-                                        "--ptxas-options",
-                                        "-Xlinker",
-                                        "--linker-options",
-                                        "-Xnvlink",
-                                        "--nvlink-options",
-                                        "-Xarchive",
-                                        "--archive-options",
-                                        "-Xfatbin",
-                                        "--fatbin-options",
-                                        "-Xcudafe",
-                                        "-ccbin",
-                                        "--compiler-bindir",
-                                        "-arch",
-                                        "--gpu-architecture",
-                                        "-code",
-                                        "--gpu-code",
-                                        "-gencode",
-                                        "--generate-code",
-                                        "-MF",
-                                        "--dependency-output",
-                                        "-MT",
-                                        "--dependency-target-name",
-                                        "-odir",
-                                        "--output-directory",
-                                        "-std",
-                                        "--std",
-                                        "-maxrregcount",
-                                        "--maxrregcount",
-                                        "-rdc",
-                                        "--relocatable-device-code",
-                                        "-t",
-                                        "--threads",
-                                        "-Werror",
-                                        "--Werror",
-                                        "-ftz",
-                                        "--ftz",
-                                        "-prec-div",
-                                        "--prec-div",
-                                        "-prec-sqrt",
-                                        "--prec-sqrt",
-                                        "-fmad",
-                                        "--fmad",
-                                        "-cudart",
-                                        "--cudart",
-                                        "-cudadevrt",
-                                        "--cudadevrt",
-                                        "-default-stream",
-                                        "--default-stream",
-                                        "-diag-suppress",
-                                        "--diag-suppress",
-                                        "-diag-error",
-                                        "--diag-error",
-                                        "-diag-warn",
-                                        "--diag-warn",
-                                        "-time",
-                                        "--time",
-                                        "-optf",
-                                        "--options-file",
-                                        "-m",
-                                        "--machine",
-                                        "-keep-dir",
-                                        "--keep-dir",
-                                        "-idp",
-                                        "--input-drive-prefix",
-                                        "-ddp",
-                                        "--dependency-drive-prefix",
-                                        "--run-args",
-                                        "-split-compile",
-                                        "--split-compile",
-                                        "-O",
-                                        "--optimize",
-                                        "-dopt",
-                                        "--dopt",
-                                        "-target-dir",
-                                        "--target-directory"};
-  return Set.contains(A);
-}
 
 /// Phases that stop after the object.
 bool isCompileOnlyPhase(llvm::StringRef A) {
@@ -163,31 +61,11 @@ bool isCOrCxxSource(llvm::StringRef Path) {
   return Set.contains(llvm::sys::path::extension(Path));
 }
 
-/// The option name of `--name=value` / `-name=value`, or \p A itself.
-llvm::StringRef optionName(llvm::StringRef A) { return A.split('=').first; }
-
-/// Options that change nothing about how a source parses; the tool gets
-/// none of them (its own -o is the temporary).
-bool isOutputOption(llvm::StringRef Name) {
-  static const llvm::StringSet<> Set = {"-o",        "--output-file",
-                                        "-MF",       "--dependency-output",
-                                        "-MT",       "--dependency-target-name",
-                                        "-odir",     "--output-directory",
-                                        "-keep-dir", "--keep-dir",
-                                        "-time",     "--time",
-                                        "--run-args"};
-  return Set.contains(Name);
-}
-
-bool isOutputFlag(llvm::StringRef A) {
-  static const llvm::StringSet<> Set = {
-      "-MD",         "--generate-dependencies-with-compile",
-      "-MMD",        "--generate-nonsystem-dependencies-with-compile",
-      "-MP",         "--generate-dependency-targets",
-      "-v",          "--verbose",
-      "-keep",       "--keep",
-      "-save-temps", "--save-temps"};
-  return Set.contains(A);
+/// Options and flags that change nothing about how a source parses; the tool
+/// gets none of them (its own -o is the temporary).
+bool isOutput(llvm::StringRef A) {
+  const NvccOption *O = findOption(optionName(A));
+  return O && O->Output && (O->TakesValue || O == findOption(A));
 }
 
 } // namespace
@@ -246,7 +124,7 @@ std::vector<std::string> parseFlags(const NvccCommand &Command) {
   for (size_t I = 0; I < Command.Args.size(); ++I) {
     llvm::StringRef A = Command.Args[I];
     bool SeparateValue = takesSeparateValue(A) && I + 1 < Command.Args.size();
-    if (!IsInput(I) && !isOutputFlag(A) && !isOutputOption(optionName(A))) {
+    if (!IsInput(I) && !isOutput(A)) {
       Flags.push_back(A.str());
       if (SeparateValue)
         Flags.push_back(Command.Args[I + 1]);

@@ -47,6 +47,15 @@ TEST(CompileCommands, NvccLongOptionsWithSeparateValues) {
   EXPECT_EQ(translateNvccCommand(In), Expected);
 }
 
+TEST(CompileCommands, NvccOnlyOptionsWithSeparateValuesDropTheValueToo) {
+  std::vector<std::string> In = {
+      "nvcc",     "-cudart",       "shared",       "--keep-dir", "tmp",
+      "-Xfatbin", "-compress-all", "--diag-error", "20012",      "--dependency-output",
+      "a.d",      "-save-temps",   "a.cu"};
+  std::vector<std::string> Expected = {"clang++", "a.cu"};
+  EXPECT_EQ(translateNvccCommand(In), Expected);
+}
+
 TEST(CompileCommands, HostCompilerOpenMpIsKept) {
   std::vector<std::string> In = {
       "nvcc",  "-Xcompiler", "-fopenmp", "-Xcompiler=-O2,-fopenmp", "--compiler-options",
