@@ -147,6 +147,26 @@ bool isRepeatingLoop(const Stmt *S, const ASTContext &Ctx) {
   return !(Do->getCond()->EvaluateAsInt(Value, Ctx) && Value.Val.getInt().isZero());
 }
 
+llvm::SmallVector<const Stmt *, 2> loopHeader(const Stmt *Loop) {
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    return {For->getCond(), For->getInc()};
+  if (const auto *While = dyn_cast<WhileStmt>(Loop))
+    return {While->getCond()};
+  if (const auto *Do = dyn_cast<DoStmt>(Loop))
+    return {Do->getCond()};
+  return {};
+}
+
+const Stmt *loopBody(const Stmt *Loop) {
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    return For->getBody();
+  if (const auto *While = dyn_cast<WhileStmt>(Loop))
+    return While->getBody();
+  if (const auto *Do = dyn_cast<DoStmt>(Loop))
+    return Do->getBody();
+  return nullptr;
+}
+
 std::vector<const Stmt *> loopsAround(const Stmt *S, ASTContext &Ctx) {
   std::vector<const Stmt *> Loops;
   for (auto Parents = Ctx.getParents(*S); Parents.size() == 1;

@@ -4,6 +4,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <vector>
 
@@ -47,6 +48,14 @@ bool mayBeSkipped(const clang::Stmt *Parent, const clang::Stmt *Child);
 /// Whether \p S runs its body more than once: for, while, range-for, and a
 /// do-while other than `do { } while (0)` (the shape of error-check macros).
 bool isRepeatingLoop(const clang::Stmt *S, const clang::ASTContext &Ctx);
+
+/// The parts of a for, while or do loop evaluated between its passes (a
+/// for's condition and increment, the condition of the others; null where
+/// absent); none for anything else.
+llvm::SmallVector<const clang::Stmt *, 2> loopHeader(const clang::Stmt *Loop);
+
+/// The body of a for, while or do loop; null for anything else.
+const clang::Stmt *loopBody(const clang::Stmt *Loop);
 
 /// The repeating loops around \p S inside its function, innermost first.
 std::vector<const clang::Stmt *> loopsAround(const clang::Stmt *S, clang::ASTContext &Ctx);

@@ -633,17 +633,6 @@ private:
 
   bool isLoop(const Stmt *S) const { return isRepeatingLoop(S, FA.function().getASTContext()); }
 
-  /// The parts of a loop evaluated between iterations.
-  static llvm::SmallVector<const Stmt *, 2> loopHeader(const Stmt *S) {
-    if (const auto *For = dyn_cast<ForStmt>(S))
-      return {For->getCond(), For->getInc()};
-    if (const auto *While = dyn_cast<WhileStmt>(S))
-      return {While->getCond()};
-    if (const auto *Do = dyn_cast<DoStmt>(S))
-      return {Do->getCond()};
-    return {};
-  }
-
   /// Ops of \p State enqueued since \p Start.
   std::vector<unsigned> since(const std::vector<unsigned> &State, unsigned Start) const {
     std::vector<unsigned> Ops;

@@ -201,16 +201,9 @@ private:
     return Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
   }
 
+  /// Whether \p Loop is a for, while or do loop that repeats \p Body.
   bool isLoopWithBody(const Stmt *Loop, const Stmt *Body) const {
-    if (!Loop || !isRepeatingLoop(Loop, Ctx))
-      return false;
-    if (const auto *For = dyn_cast<ForStmt>(Loop))
-      return For->getBody() == Body;
-    if (const auto *While = dyn_cast<WhileStmt>(Loop))
-      return While->getBody() == Body;
-    if (const auto *Do = dyn_cast<DoStmt>(Loop))
-      return Do->getBody() == Body;
-    return false;
+    return Loop && isRepeatingLoop(Loop, Ctx) && loopBody(Loop) == Body;
   }
 
   /// Whether the host waits for the op before \p S does anything.
@@ -241,18 +234,7 @@ private:
   /// From the end of \p Loop's body (\p Body, its statements): the next pass
   /// and the way out of the loop both reach a wait before any host work.
   bool nextPassOrExit(const Stmt *Loop, llvm::ArrayRef<const Stmt *> Body) const {
-    if (isa<CXXForRangeStmt>(Loop))
-      return true;
-    const Stmt *Cond = nullptr, *Inc = nullptr;
-    if (const auto *For = dyn_cast<ForStmt>(Loop)) {
-      Cond = For->getCond();
-      Inc = For->getInc();
-    } else if (const auto *While = dyn_cast<WhileStmt>(Loop)) {
-      Cond = While->getCond();
-    } else if (const auto *Do = dyn_cast<DoStmt>(Loop)) {
-      Cond = Do->getCond();
-    }
-    if (Work.in(Cond) || Work.in(Inc))
+    if (llvm::any_of(loopHeader(Loop), [&](const Stmt *Part) { return Work.in(Part); }))
       return true;
     bool NextPassWaits = false;
     for (const Stmt *Child : Body) {
