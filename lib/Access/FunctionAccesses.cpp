@@ -11,6 +11,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -70,6 +71,23 @@ private:
     Out.Host.add(UnknownObject, Mode);
   }
   void add(const Pointees &Pt, uint8_t Mode) { Pts.addAccess(Out.Host, Pt, Mode, Out.UnknownWhy); }
+  /// A throw in `main` outside any try block and lambda: no handler can
+  /// catch it, so the program ends (std::terminate).
+  bool endsTheProgram(const CXXThrowExpr &Throw) const {
+    if (!Pts.function().isMain())
+      return false;
+    const Stmt *Body = Pts.function().getBody();
+    DynTypedNodeList Parents = Pts.context().getParents(Throw);
+    while (!Parents.empty()) {
+      const Stmt *P = Parents[0].get<Stmt>();
+      if (!P || isa<CXXTryStmt, LambdaExpr>(P))
+        return false;
+      if (P == Body)
+        return true;
+      Parents = Pts.context().getParents(*P);
+    }
+    return false;
+  }
   void recordOp(const Expr *Call) {
     Out.PerformsGpuOps = true;
     if (OpIds)
@@ -177,8 +195,20 @@ void AccessWalker::visit(const Stmt *S, uint8_t Mode) {
   }
   if (isa<GCCAsmStmt, MSAsmStmt>(S))
     return unknown("inline assembly");
-  if (isa<CXXThrowExpr>(S) && !Device)
-    return unknown("a throw expression");
+  if (const auto *Throw = dyn_cast<CXXThrowExpr>(S); Throw && !Device) {
+    if (!endsTheProgram(*Throw))
+      return unknown("a throw expression");
+    // No handler anywhere: std::terminate ends the program, as an exit does.
+    for (const Stmt *Child : S->children())
+      visit(Child, ReadAccess);
+    if (Conditional == 0 && !MayNotRun) {
+      Out.MayBlock = true;
+      unknown("an exception no handler catches ends the program");
+    } else {
+      Out.Host.add(OutputObject, WriteAccess);
+    }
+    return;
+  }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
     return visitConstruct(CE, nullptr);
   if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(S)) {
@@ -376,7 +406,9 @@ void AccessWalker::applySummary(const CallSite &C, const FunctionDecl &Callee) {
   Out.MaySync |= S.MaySync;
   Out.PerformsGpuOps |= S.PerformsGpuOps;
   Out.MayBlock |= S.MaySync || S.PerformsGpuOps;
-  Out.ReadsTimer |= S.ReadsTimer;
+  // A callee that synchronises the device before it reads the clock needs
+  // no wait before the call: the output keeps that sync.
+  Out.ReadsTimer |= S.ReadsTimer && !S.SyncsDeviceBeforeTimer;
   if (uint8_t Mode = S.unknownMode())
     unknown("`" + Callee.getNameAsString() + "` reaches " + S.UnknownWhy, Mode);
 }

@@ -220,7 +220,8 @@ bool FunctionSummary::operator==(const FunctionSummary &O) const {
          Escapes == O.Escapes && Returns == O.Returns && ReturnFields == O.ReturnFields &&
          StoresUnknown == O.StoresUnknown && WritesOutput == O.WritesOutput &&
          PerformsGpuOps == O.PerformsGpuOps && ResetsDevice == O.ResetsDevice &&
-         MaySync == O.MaySync && ReadsTimer == O.ReadsTimer;
+         MaySync == O.MaySync && ReadsTimer == O.ReadsTimer &&
+         SyncsDeviceBeforeTimer == O.SyncsDeviceBeforeTimer;
 }
 
 namespace {
@@ -304,7 +305,7 @@ void FunctionSummary::print(llvm::raw_ostream &OS, const FunctionDecl &F) const 
   if (ResetsDevice)
     Flags.push_back("resets the device");
   if (ReadsTimer)
-    Flags.push_back("reads a timer");
+    Flags.push_back(SyncsDeviceBeforeTimer ? "reads a timer after a device sync" : "reads a timer");
   if (StoresUnknown)
     Flags.push_back("may store unknown pointers");
   if (Recursive)
@@ -327,6 +328,24 @@ bool isAllocationKind(ObjectKind K) {
   return K == ObjectKind::HostAllocation || K == ObjectKind::PinnedAllocation ||
          K == ObjectKind::DeviceAllocation || K == ObjectKind::ManagedAllocation ||
          K == ObjectKind::ContainerStorage;
+}
+
+/// Whether a statement at the top level of \p Def's body synchronises the
+/// device before the first one that reads a clock. Outside `main` the tool
+/// keeps such a sync (the callers' work may be running there:
+/// RedundantSyncs.cpp), or an earlier one at the top level.
+bool syncsDeviceBeforeEveryClockRead(PointsTo &Pts, const FunctionDecl &Def) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def.getBody());
+  if (!Body || Def.isMain())
+    return false;
+  for (const Stmt *S : Body->body()) {
+    StmtAccesses A = walkAccesses(Pts, S, false, nullptr, nullptr);
+    if (A.ReadsTimer)
+      return false;
+    if (A.SyncsDevice)
+      return true;
+  }
+  return false;
 }
 
 /// Calls every callback for the expressions a function's analysis looks at:
@@ -651,6 +670,7 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
   S.ResetsDevice = Body.ResetsDevice;
   S.MaySync = Body.MaySync;
   S.ReadsTimer = !Device && Body.ReadsTimer;
+  S.SyncsDeviceBeforeTimer = S.ReadsTimer && syncsDeviceBeforeEveryClockRead(Pts, *Def);
   return S;
 }
 

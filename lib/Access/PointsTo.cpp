@@ -1229,8 +1229,9 @@ LValue PointsTo::lvalue(const Expr *E) {
   }
   if (const auto *Cast = dyn_cast<CastExpr>(E))
     return lvalue(Cast->getSubExpr());
-  if (isa<MaterializeTemporaryExpr, CompoundLiteralExpr>(E) ||
-      (!E->isGLValue() && E->getType()->isRecordType())) {
+  // A prvalue here was materialized (a struct, or a scalar bound to a
+  // `const T&` as in std::min(n * 2, m)): a temporary of its own.
+  if (isa<MaterializeTemporaryExpr, CompoundLiteralExpr>(E) || !E->isGLValue()) {
     LValue L;
     L.Objects.Temporary = true;
     if (const auto *CL = dyn_cast<CompoundLiteralExpr>(E))

@@ -77,6 +77,16 @@ public:
     return Syncs;
   }
 
+  std::vector<UntrackedWork> untrackedWork() {
+    if (Body)
+      visit(Body);
+    std::vector<UntrackedWork> Out;
+    if (!FA.function().isMain())
+      Out.push_back({0, false, callersWork()});
+    llvm::append_range(Out, Sites);
+    return Out;
+  }
+
 private:
   const FunctionAccesses &FA;
   FunctionSummaries &Device;
@@ -132,6 +142,9 @@ private:
           SyncCalls.push_back(Call);
       } else if (std::optional<std::string> Why = untrackedCall(Call)) {
         Sites.push_back({offsetOf(Call->getBeginLoc()), InLambda > 0, *Why});
+        Sites.back().HostToDeviceCopy = llvm::any_of(FA.ops(), [&](const GpuOp &Op) {
+          return Op.Call == Call && copyDirectionOf(Op) == CopyDirection::HostToDevice;
+        });
       }
     } else if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
       // A function passed as a value (to std::thread, a callback) may run at
@@ -443,15 +456,18 @@ private:
     return Loops;
   }
 
+  std::string callersWork() const {
+    return "work the callers of `" + FA.name() +
+           "` left on the legacy default stream may be running (the tool decides this only in "
+           "`main`)";
+  }
+
   /// The work the analysis does not track that may be running at \p S.
   std::vector<UntrackedWork> untrackedAt(const ExplicitSync &S) const {
     std::vector<std::pair<unsigned, unsigned>> Loops = loopsAround(S.Statement);
     std::vector<UntrackedWork> Out;
     if (!FA.function().isMain())
-      Out.push_back({0, false,
-                     "work the callers of `" + FA.name() +
-                         "` left on the legacy default stream may be running (the tool decides "
-                         "this only in `main`)"});
+      Out.push_back({0, false, callersWork()});
     for (const UntrackedWork &W : Sites) {
       bool InLoop = llvm::any_of(
           Loops, [&](auto Range) { return Range.first <= W.Offset && W.Offset < Range.second; });
@@ -493,6 +509,11 @@ std::string opLines(const FunctionAccesses &FA, const std::vector<unsigned> &Ops
 }
 
 } // namespace
+
+std::vector<UntrackedWork> untrackedGpuWork(const FunctionAccesses &FA, FunctionSummaries &Device,
+                                            const CraResult &Cra) {
+  return SyncFinder(FA, Device, Cra).untrackedWork();
+}
 
 std::vector<ExplicitSync> findExplicitSyncs(const FunctionAccesses &FA, FunctionSummaries &Device,
                                             const CraResult &Cra) {

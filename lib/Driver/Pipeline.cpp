@@ -1009,6 +1009,11 @@ private:
         ProfitPins ? std::move(*ProfitPins) : planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
     std::vector<unsigned> WaitsNotWritten;
     if (FileBlockers.empty()) {
+      // A device sync waits no longer than the plan's streams do when the
+      // rest of the program's work is at most a copy's DMA tail.
+      Plan.OnlyPlannedWork =
+          llvm::all_of(untrackedGpuWork(FA, Device, Cra),
+                       [](const UntrackedWork &W) { return W.HostToDeviceCopy; });
       WaitsNotWritten = Rewriter.addFunction(FA, Cra, Plan);
       Rewriter.addPinning(Pins);
     }
@@ -1077,7 +1082,10 @@ private:
       R.OpLines = opLines(W.Covers);
       R.Cost = llvm::is_contained(WaitsNotWritten, I)
                    ? "the same place and calls as a wait above: written once"
-                   : waitCost(W, Cra, Plan.WaitStreams[I].size() + Plan.WaitEvents[I].size());
+                   : waitCost(W, Cra,
+                              Plan.OnlyPlannedWork && Plan.waitCoversEveryStream(I)
+                                  ? 1
+                                  : Plan.WaitStreams[I].size() + Plan.WaitEvents[I].size());
       Result.Report.Waits.push_back(std::move(R));
     }
     for (const ClockRead &C : Cra.ClockReads)

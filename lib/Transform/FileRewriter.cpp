@@ -613,6 +613,9 @@ std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, cons
     }
     llvm::sort(Streams);
     std::vector<std::string> Calls;
+    if (Plan.OnlyPlannedWork && Streams.size() > 1 && Streams.size() == Plan.NumStreams &&
+        Events.empty())
+      return std::vector<std::string>{callStatement(ApiId::cudaDeviceSynchronize, {})};
     for (unsigned Stream : Streams)
       Calls.push_back(callStatement(ApiId::cudaStreamSynchronize, {streamExpr(Stream)}));
     for (unsigned E : Events)

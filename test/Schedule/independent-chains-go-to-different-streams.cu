@@ -26,8 +26,9 @@ int main() {
   cudaMemcpy(ha, da, sizeof ha, cudaMemcpyDeviceToHost);
   cudaMemcpy(hb, db, sizeof hb, cudaMemcpyDeviceToHost);
   printf("%f %f\n", ha[0], hb[0]);
-  // OUT: cudaStreamSynchronize(sa_stream(0));  // streamalloc: ha is read below (written by cudaMemcpy on line 26)
-  // OUT-NEXT: cudaStreamSynchronize(sa_stream(1));  // streamalloc: ha is read below (written by cudaMemcpy on line 26)
+  // A wait for every stream of main, where no other GPU work can be running,
+  // is one device sync.
+  // OUT: cudaDeviceSynchronize();  // streamalloc: ha is read below (written by cudaMemcpy on line 26)
   // OUT-NEXT: printf("%f %f\n", ha[0], hb[0]);
   cudaFree(da);
   cudaFree(db);

@@ -129,6 +129,10 @@ struct FunctionSummary {
   /// Reads a clock (gettimeofday, a `get_time()` wrapper): a call to it is a
   /// timer read of the caller (--timers).
   bool ReadsTimer = false;
+  /// Every clock read comes after a device sync of its own that the tool
+  /// keeps (a top-level statement of the body, outside `main`): the work a
+  /// caller left running is complete when the clock is read.
+  bool SyncsDeviceBeforeTimer = false;
   bool Recursive = false; ///< part of a cycle of calls (iterated to a fixpoint)
 
   /// Convenience views for callers that only care about the first level.

@@ -48,6 +48,9 @@ struct UntrackedWork {
   /// sync, or a goto): an earlier top-level sync does not complete it.
   bool Repeats = false;
   std::string Why; ///< e.g. "kernel `k` on line 12 stays on the legacy default stream"
+  /// A synchronous copy from host to device left as written: the host waits
+  /// for it, except for the end of its DMA from the staging buffer.
+  bool HostToDeviceCopy = false;
 };
 
 /// One statement of the program that synchronises the device.
@@ -70,6 +73,15 @@ struct ExplicitSync {
   /// File offsets of the innermost loop around it, if any.
   std::optional<std::pair<unsigned, unsigned>> InnermostLoop;
 };
+
+/// The GPU work \p FA's function may leave running that the analysis does
+/// not track (ops left on the legacy default stream that do not complete
+/// earlier work, callees that enqueue work, functions passed as values), in
+/// program order; for a function other than `main`, also the work its
+/// callers may have left running (offset 0). \p Cra: as for
+/// findExplicitSyncs.
+std::vector<UntrackedWork> untrackedGpuWork(const FunctionAccesses &FA, FunctionSummaries &Device,
+                                            const CraResult &Cra);
 
 /// The explicit device syncs of \p FA's function, in program order.
 /// \p Cra (any run: only its decisions are used) tells which ops stay

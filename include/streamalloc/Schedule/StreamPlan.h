@@ -92,6 +92,10 @@ struct StreamPlan {
   /// Events ordering ops across streams (EventWaits use them); the records
   /// after them serve host waits alone.
   unsigned NumEdgeEvents = 0;
+  /// Nothing but this plan's streams may hold GPU work of the program
+  /// (`main`, with no work left on the legacy stream): a host wait for every
+  /// stream is one cudaDeviceSynchronize.
+  bool OnlyPlannedWork = false;
   std::vector<std::vector<unsigned>> WaitStreams; ///< per CRA wait: streams to synchronise
   /// Per CRA wait: events to synchronise on, where later work is queued on
   /// the covered ops' stream (the wait's PartialStreams).
@@ -101,6 +105,11 @@ struct StreamPlan {
   /// pending ops a wait covers entirely is synchronised; on a partial stream
   /// the wait is for an event recorded after each covered op's statement.
   void bindWaits(const CraResult &Cra);
+  /// Whether host wait \p I needs every stream: with OnlyPlannedWork, one
+  /// cudaDeviceSynchronize is that wait.
+  bool waitCoversEveryStream(unsigned I) const {
+    return NumStreams > 1 && WaitStreams[I].size() == NumStreams && WaitEvents[I].empty();
+  }
   void print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const;
   /// The dependency graph as a Graphviz subgraph (one cluster per function).
   void printDot(llvm::raw_ostream &OS, const FunctionAccesses &FA, unsigned Cluster) const;
