@@ -137,6 +137,12 @@ bool isNullConstant(const Expr *E, ASTContext &Ctx) {
   return E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
 }
 
+bool launchNamesStream(const CUDAKernelCallExpr &Launch, ASTContext &Ctx) {
+  const CallExpr *Config = Launch.getConfig();
+  return Config && Config->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(Config->getArg(3)) &&
+         !isNullConstant(Config->getArg(3), Ctx);
+}
+
 bool isRepeatingLoop(const Stmt *S, const ASTContext &Ctx) {
   if (isa<ForStmt, WhileStmt, CXXForRangeStmt>(S))
     return true;

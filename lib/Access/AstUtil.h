@@ -4,6 +4,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <vector>
@@ -35,6 +36,10 @@ std::string calleeName(const clang::CallExpr *Call);
 
 /// True for `0`, `NULL`, `nullptr`, `cudaStreamLegacy`-free null constants.
 bool isNullConstant(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// Whether a launch names a stream of its own (a fourth configuration
+/// argument that is not the legacy stream's null).
+bool launchNamesStream(const clang::CUDAKernelCallExpr &Launch, clang::ASTContext &Ctx);
 
 /// `a = b` for a class with a trivial copy/move assignment: a plain store of
 /// b's bytes into a, not a call anyone needs to look into.

@@ -40,9 +40,9 @@ bool isLValueAccess(const Expr *E) {
 class AccessWalker {
 public:
   AccessWalker(PointsTo &Pts, StmtAccesses &Out, bool MayNotRun, const Stmt *Skip,
-               const llvm::DenseMap<const Expr *, unsigned> *OpIds)
-      : Pts(Pts), Out(Out), MayNotRun(MayNotRun), Skip(Skip), OpIds(OpIds), Device(Pts.isDevice()) {
-  }
+               const llvm::DenseMap<const Expr *, unsigned> *OpIds, bool HostSideOnly = false)
+      : Pts(Pts), Out(Out), MayNotRun(MayNotRun), Skip(Skip), OpIds(OpIds), Device(Pts.isDevice()),
+        HostSideOnly(HostSideOnly) {}
 
   void visit(const Stmt *S, uint8_t Mode = ReadAccess);
   /// The destructor of the local \p V, run at the end of its scope.
@@ -64,6 +64,9 @@ private:
   const Stmt *Skip;         ///< a subtree not to visit
   const llvm::DenseMap<const Expr *, unsigned> *OpIds;
   bool Device;
+  /// Record only what the host touches of a callee left as written
+  /// (StmtAccesses::HostSide).
+  bool HostSideOnly;
 
   void unknown(std::string Why, uint8_t Mode = ReadWriteAccess) {
     if (!Out.Host.touchesUnknown() && Out.UnknownWhy.empty())
@@ -395,11 +398,19 @@ void AccessWalker::visitDestructor(const CXXRecordDecl *RD, const LValue &Object
 
 void AccessWalker::applySummary(const CallSite &C, const FunctionDecl &Callee) {
   const FunctionSummary &S = Pts.callees().summaryOf(&Callee);
+  // The GPU ops of a callee left as written run on the legacy stream after
+  // all the work on the tool's streams queued before the call; only what the
+  // host touches during the call can conflict with that work.
+  bool Legacy = S.PerformsGpuOps && !S.CalleesPerformGpuOps && !S.Recursive &&
+                Pts.callees().leftAsWritten(&Callee);
+  Out.CallsLeftAsWritten |= Legacy;
+  bool HostSide = Legacy && HostSideOnly;
   for (const SummaryAccess &A : S.Accesses) {
-    uint8_t Mode = A.Host | A.Device;
+    uint8_t Mode = A.Host | (HostSide ? A.DeviceHostSide : A.Device);
     if (Mode)
       add(Pts.instantiate(A.Object, C, S), Mode);
   }
+  Out.CalleesPerformGpuOps |= S.PerformsGpuOps;
   if (S.WritesOutput)
     Out.Host.add(OutputObject, WriteAccess);
   Out.ResetsDevice |= S.ResetsDevice;
@@ -409,7 +420,7 @@ void AccessWalker::applySummary(const CallSite &C, const FunctionDecl &Callee) {
   // A callee that synchronises the device before it reads the clock needs
   // no wait before the call: the output keeps that sync.
   Out.ReadsTimer |= S.ReadsTimer && !S.SyncsDeviceBeforeTimer;
-  if (uint8_t Mode = S.unknownMode())
+  if (uint8_t Mode = HostSide ? S.UnknownHost | S.UnknownDeviceHostSide : S.unknownMode())
     unknown("`" + Callee.getNameAsString() + "` reaches " + S.UnknownWhy, Mode);
 }
 
@@ -745,9 +756,7 @@ void FunctionAccesses::Impl::collectOps(const Stmt *S) {
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call)) {
       const FunctionDecl *Kernel = Launch->getDirectCallee();
       Op.Callee = Kernel ? Kernel->getNameAsString() : "<kernel pointer>";
-      const CallExpr *Config = Launch->getConfig();
-      if (Config && Config->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(Config->getArg(3)))
-        Op.HasUserStream = !isNullConstant(Config->getArg(3), Ctx);
+      Op.HasUserStream = launchNamesStream(*Launch, Ctx);
     } else {
       Op.Api = modelledCallee(Call);
       Op.Kind = Op.Api->Kind == ApiKind::GpuSet ? GpuOpKind::Set : GpuOpKind::Copy;
@@ -792,7 +801,13 @@ const ObjectTable &FunctionAccesses::objects() const { return P->Objects; }
 const std::vector<GpuOp> &FunctionAccesses::ops() const { return P->Ops; }
 
 StmtAccesses FunctionAccesses::accessesOf(const Stmt *S, bool MayNotRun, const Stmt *Skip) const {
-  return walkAccesses(*P->Pts, S, MayNotRun, Skip, &P->OpIndex);
+  StmtAccesses Out = walkAccesses(*P->Pts, S, MayNotRun, Skip, &P->OpIndex);
+  if (Out.CallsLeftAsWritten) {
+    StmtAccesses HostSide;
+    AccessWalker(*P->Pts, HostSide, MayNotRun, Skip, &P->OpIndex, true).visit(S);
+    Out.HostSide = std::move(HostSide.Host);
+  }
+  return Out;
 }
 
 StmtAccesses FunctionAccesses::destructorAccesses(const VarDecl *V) const {

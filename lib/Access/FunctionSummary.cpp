@@ -221,7 +221,9 @@ bool FunctionSummary::operator==(const FunctionSummary &O) const {
          StoresUnknown == O.StoresUnknown && WritesOutput == O.WritesOutput &&
          PerformsGpuOps == O.PerformsGpuOps && ResetsDevice == O.ResetsDevice &&
          MaySync == O.MaySync && ReadsTimer == O.ReadsTimer &&
-         SyncsDeviceBeforeTimer == O.SyncsDeviceBeforeTimer;
+         SyncsDeviceBeforeTimer == O.SyncsDeviceBeforeTimer &&
+         UnknownDeviceHostSide == O.UnknownDeviceHostSide &&
+         CalleesPerformGpuOps == O.CalleesPerformGpuOps;
 }
 
 namespace {
@@ -558,7 +560,7 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
       Body.ResetsDevice |= A.ResetsDevice;
       Body.ReadsTimer |= A.ReadsTimer;
     }
-  AccessSet HostSet, DeviceSet;
+  AccessSet HostSet, DeviceSet, DeviceHostSideSet;
   std::string DeviceWhy;
   if (Device) {
     DeviceSet = Body.Host;
@@ -572,6 +574,9 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
       if (DeviceWhy.empty() && E.Effects.touchesUnknown())
         DeviceWhy = E.UnknownWhy;
       DeviceSet.addAll(E.Effects);
+      const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S);
+      DeviceHostSideSet.addAll(Launch && launchNamesStream(*Launch, Ctx) ? E.Effects
+                                                                         : E.HostSideEffects);
     });
   }
 
@@ -598,14 +603,14 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
   };
 
   std::map<SummaryRef, SummaryAccess> Accesses;
-  auto Record = [&](const AccessSet &Set, bool OnDevice) {
+  auto Record = [&](const AccessSet &Set, uint8_t SummaryAccess::*Field, uint8_t &Unknown) {
     for (auto [O, Mode] : Set.entries()) {
       if (O == OutputObject) {
         S.WritesOutput = true;
         continue;
       }
       if (O == UnknownObject) {
-        (OnDevice ? S.UnknownDevice : S.UnknownHost) |= Mode;
+        Unknown |= Mode;
         continue;
       }
       std::optional<SummaryRef> R = RefOf(O, false);
@@ -613,11 +618,12 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
         continue;
       SummaryAccess &A = Accesses[*R];
       A.Object = *R;
-      (OnDevice ? A.Device : A.Host) |= Mode;
+      A.*Field |= Mode;
     }
   };
-  Record(HostSet, false);
-  Record(DeviceSet, true);
+  Record(HostSet, &SummaryAccess::Host, S.UnknownHost);
+  Record(DeviceSet, &SummaryAccess::Device, S.UnknownDevice);
+  Record(DeviceHostSideSet, &SummaryAccess::DeviceHostSide, S.UnknownDeviceHostSide);
   for (auto &[R, A] : Accesses)
     S.Accesses.push_back(A);
   if (S.UnknownHost)
@@ -667,6 +673,7 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
   if (S.StoresUnknown && S.UnknownWhy.empty())
     S.UnknownWhy = Pts.storesUnknownWhy();
   S.PerformsGpuOps = !Device && Body.PerformsGpuOps;
+  S.CalleesPerformGpuOps = !Device && Body.CalleesPerformGpuOps;
   S.ResetsDevice = Body.ResetsDevice;
   S.MaySync = Body.MaySync;
   S.ReadsTimer = !Device && Body.ReadsTimer;
@@ -834,6 +841,10 @@ FunctionSummaries::FunctionSummaries() : P(std::make_unique<Impl>()) {}
 FunctionSummaries::~FunctionSummaries() = default;
 
 const FunctionSummary &FunctionSummaries::get(const FunctionDecl *F) { return P->get(F); }
+
+void FunctionSummaries::setLeftAsWritten(const FunctionDecl *F) {
+  P->LeftAsWritten.insert(F->getCanonicalDecl());
+}
 
 void FunctionSummaries::print(llvm::raw_ostream &OS, ASTContext &Ctx) {
   struct Finder : RecursiveASTVisitor<Finder> {

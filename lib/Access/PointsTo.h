@@ -120,6 +120,9 @@ public:
   /// Whether a call to \p Def closes a cycle still being solved (fresh
   /// objects it returns are then named once per call site).
   virtual bool inCycle(const clang::FunctionDecl *Def) = 0;
+  /// Whether the output keeps every GPU op of \p Def as written, on the
+  /// legacy default stream (FunctionSummaries::setLeftAsWritten).
+  virtual bool leftAsWritten(const clang::FunctionDecl *Def) const = 0;
 };
 
 class PointsTo {

@@ -24,6 +24,10 @@ struct FunctionSummaries::Impl : CalleeSummaries {
   const FunctionSummary &get(const clang::FunctionDecl *F);
   const FunctionSummary &summaryOf(const clang::FunctionDecl *Def) override;
   bool inCycle(const clang::FunctionDecl *Def) override;
+  bool leftAsWritten(const clang::FunctionDecl *Def) const override {
+    return LeftAsWritten.count(Def->getCanonicalDecl());
+  }
+  llvm::DenseSet<const clang::FunctionDecl *> LeftAsWritten;
 
   /// Whether \p F's symbolic objects and globals may be the same memory.
   AliasPolicy aliasPolicy(const clang::FunctionDecl *F);

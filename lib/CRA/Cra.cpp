@@ -415,7 +415,7 @@ private:
   /// synchronous (\p AsyncCandidates are the ones that may not).
   AccessSet effectiveAccesses(const StmtAccesses &A,
                               llvm::ArrayRef<unsigned> AsyncCandidates) const {
-    AccessSet All = A.Host;
+    AccessSet All = A.HostSide ? *A.HostSide : A.Host;
     for (unsigned Op : A.Ops)
       if (!llvm::is_contained(AsyncCandidates, Op))
         All.addAll(hostTouchedWhenLeft(FA.ops()[Op]));

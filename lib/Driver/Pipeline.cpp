@@ -1007,6 +1007,10 @@ private:
     reportAllocGroups(F, Ctx, Groups);
     std::vector<PinDecision> Pins =
         ProfitPins ? std::move(*ProfitPins) : planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
+    // Callers analysed later may rely on this: its GPU work stays on the
+    // legacy stream, in program order.
+    if (llvm::none_of(Cra.Ops, [](const OpDecision &D) { return D.Async; }))
+      Device.setLeftAsWritten(&F);
     std::vector<unsigned> WaitsNotWritten;
     if (FileBlockers.empty()) {
       // A device sync waits no longer than the plan's streams do when the

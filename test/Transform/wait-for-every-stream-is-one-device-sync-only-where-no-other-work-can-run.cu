@@ -10,7 +10,7 @@
 // RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s < %t.out.cu
 // RUN: %nvcc %t.out.cu
-// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off -DLEGACY_KERNEL %t.cu -o %t.legacy.cu
+// RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.legacy.cu -- -DLEGACY_KERNEL
 // RUN: %FileCheck %s --check-prefix=LEGACY < %t.legacy.cu
 // RUN: %nvcc -DLEGACY_KERNEL %t.legacy.cu
 #include <cstdio>

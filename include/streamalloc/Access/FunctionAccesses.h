@@ -16,6 +16,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,7 +91,13 @@ struct StmtAccesses {
   /// query, a callee that performs GPU ops or syncs, a call the analysis
   /// cannot see.
   bool MayBlock = false;
-  bool ReadsTimer = false; ///< reads a clock (itself or in a callee)
+  bool ReadsTimer = false;           ///< reads a clock (itself or in a callee)
+  bool CalleesPerformGpuOps = false; ///< calls a function that enqueues device work
+  /// Calls a function whose GPU ops the output leaves as written
+  /// (FunctionSummaries::setLeftAsWritten): then HostSide is Host without
+  /// what those ops do in the legacy stream's order.
+  bool CallsLeftAsWritten = false;
+  std::optional<AccessSet> HostSide;
 };
 
 class FunctionAccesses {

@@ -87,8 +87,13 @@ struct SummaryAccess {
   SummaryRef Object;
   uint8_t Host = NoAccess;   ///< by host code (including callees' GPU ops, finished on return)
   uint8_t Device = NoAccess; ///< by device code: the kernel, or the function's own GPU ops
+  /// The part of Device that the host itself touches when the function's own
+  /// GPU ops stay as written (GpuOp::HostSideEffects); the rest runs in the
+  /// legacy stream's order.
+  uint8_t DeviceHostSide = NoAccess;
   bool operator==(const SummaryAccess &O) const {
-    return Object == O.Object && Host == O.Host && Device == O.Device;
+    return Object == O.Object && Host == O.Host && Device == O.Device &&
+           DeviceHostSide == O.DeviceHostSide;
   }
 };
 
@@ -111,21 +116,23 @@ struct FreshObject {
 };
 
 struct FunctionSummary {
-  std::vector<SummaryAccess> Accesses; ///< sorted by object
-  uint8_t UnknownHost = NoAccess;      ///< host access to memory the analysis cannot name
-  uint8_t UnknownDevice = NoAccess;    ///< device access to memory the analysis cannot name
-  std::string UnknownWhy;              ///< the first construct that caused it
+  std::vector<SummaryAccess> Accesses;      ///< sorted by object
+  uint8_t UnknownHost = NoAccess;           ///< host access to memory the analysis cannot name
+  uint8_t UnknownDevice = NoAccess;         ///< device access to memory the analysis cannot name
+  uint8_t UnknownDeviceHostSide = NoAccess; ///< the part of UnknownDevice as DeviceHostSide
+  std::string UnknownWhy;                   ///< the first construct that caused it
   std::vector<FreshObject> FreshObjects;
   std::vector<SummaryStore> Stores; ///< sorted
   std::vector<SummaryRef> Escapes;  ///< reachable by code the analysis cannot see afterwards
   std::vector<SummaryRef> Returns;  ///< what a returned pointer (or reference) designates
   /// A returned struct (or container): what the pointers in its fields point to.
   std::vector<std::pair<FieldKey, SummaryRef>> ReturnFields;
-  bool StoresUnknown = false;  ///< may store pointers to anything anywhere it can reach
-  bool WritesOutput = false;   ///< prints (for a kernel: flushed at syncs)
-  bool PerformsGpuOps = false; ///< copies, fills or launches (host code)
-  bool ResetsDevice = false;   ///< may call cudaDeviceReset
-  bool MaySync = false;        ///< may wait for the device (or a stream or event)
+  bool StoresUnknown = false;        ///< may store pointers to anything anywhere it can reach
+  bool WritesOutput = false;         ///< prints (for a kernel: flushed at syncs)
+  bool PerformsGpuOps = false;       ///< copies, fills or launches (host code)
+  bool CalleesPerformGpuOps = false; ///< some of them in callees (not only its own)
+  bool ResetsDevice = false;         ///< may call cudaDeviceReset
+  bool MaySync = false;              ///< may wait for the device (or a stream or event)
   /// Reads a clock (gettimeofday, a `get_time()` wrapper): a call to it is a
   /// timer read of the caller (--timers).
   bool ReadsTimer = false;
@@ -154,6 +161,12 @@ public:
   FunctionSummaries();
   ~FunctionSummaries();
   const FunctionSummary &get(const clang::FunctionDecl *F);
+  /// The driver's finding that the output keeps every GPU op of \p F as
+  /// written (on the legacy default stream, in program order): a later
+  /// caller's pending work on the tool's streams is then complete on the
+  /// device before those ops run, and only what \p F touches on the host
+  /// can conflict with it (StmtAccesses::HostSide).
+  void setLeftAsWritten(const clang::FunctionDecl *F);
 
   /// Every function defined in the main file, in source order: its summary,
   /// which of its symbolic objects may alias, and for host code the read and
