@@ -48,7 +48,8 @@ namespace {
 
 /// The report's note on what a host wait costs, where it may be more sync
 /// calls than the original made there: each says why it is worth its calls.
-std::string waitCost(const Wait &W, const CraResult &Cra, size_t Calls) {
+std::string waitCost(const Wait &W, const CraResult &Cra, const FunctionAccesses &FA,
+                     size_t Calls) {
   std::vector<std::string> Notes;
   if (Calls > 1)
     Notes.push_back(std::to_string(Calls) +
@@ -58,6 +59,15 @@ std::string waitCost(const Wait &W, const CraResult &Cra, size_t Calls) {
                     "covers were queued before the loop, so only the first such pass finds "
                     "them pending (the others return at once); here, the host work before it "
                     "in that pass overlaps them");
+  // The original's cudaFree synchronised the device where it ran; made
+  // stream-ordered it does not, and this wait is the one sync left for it.
+  for (unsigned Op : W.Covers)
+    if (FA.ops()[Op].Kind == GpuOpKind::Free && Cra.Ops[Op].Async) {
+      Notes.push_back("it stands in for the device-wide sync of the " + FA.ops()[Op].Callee +
+                      " on line " + std::to_string(FA.ops()[Op].Line) +
+                      ", which is stream-ordered now and no longer blocks where it runs");
+      break;
+    }
   return llvm::join(Notes, "; ");
 }
 
@@ -1086,7 +1096,7 @@ private:
       R.OpLines = opLines(W.Covers);
       R.Cost = llvm::is_contained(WaitsNotWritten, I)
                    ? "the same place and calls as a wait above: written once"
-                   : waitCost(W, Cra,
+                   : waitCost(W, Cra, FA,
                               Plan.OnlyPlannedWork && Plan.waitCoversEveryStream(I)
                                   ? 1
                                   : Plan.WaitStreams[I].size() + Plan.WaitEvents[I].size());

@@ -51,3 +51,5 @@ int main() {
 
 // REPORT-DAG: {{.*}}:[[#]]:5: cudaMalloc: async on stream {{[0-9]+}}, waited for before line {{[0-9]+}}
 // REPORT-DAG: {{.*}}:[[#]]:5: cudaFree: async on stream {{[0-9]+}}, waited for before line {{[0-9]+}}
+// The one wait after the loop is what is left of the syncs of its frees.
+// REPORT: {{.*}}:44: wait (conflict) for lines 21, 23, 28, 31, 34, 37, 43: h is read below (written by cudaMemcpy on line 43); it stands in for the device-wide sync of the cudaFree on line 37, which is stream-ordered now and no longer blocks where it runs
