@@ -404,6 +404,7 @@ void AccessWalker::applySummary(const CallSite &C, const FunctionDecl &Callee) {
   bool Legacy = S.PerformsGpuOps && !S.CalleesPerformGpuOps && !S.Recursive &&
                 Pts.callees().leftAsWritten(&Callee);
   Out.CallsLeftAsWritten |= Legacy;
+  Out.CallCompletesEarlierWork |= Conditional == 0 && Pts.callees().completesEarlierWork(&Callee);
   bool HostSide = Legacy && HostSideOnly;
   for (const SummaryAccess &A : S.Accesses) {
     uint8_t Mode = A.Host | (HostSide ? A.DeviceHostSide : A.Device);

@@ -842,8 +842,8 @@ FunctionSummaries::~FunctionSummaries() = default;
 
 const FunctionSummary &FunctionSummaries::get(const FunctionDecl *F) { return P->get(F); }
 
-void FunctionSummaries::setLeftAsWritten(const FunctionDecl *F) {
-  P->LeftAsWritten.insert(F->getCanonicalDecl());
+void FunctionSummaries::setLeftAsWritten(const FunctionDecl *F, bool CompletesEarlierWork) {
+  P->LeftAsWritten[F->getCanonicalDecl()] = CompletesEarlierWork;
 }
 
 void FunctionSummaries::print(llvm::raw_ostream &OS, ASTContext &Ctx) {

@@ -27,7 +27,12 @@ struct FunctionSummaries::Impl : CalleeSummaries {
   bool leftAsWritten(const clang::FunctionDecl *Def) const override {
     return LeftAsWritten.count(Def->getCanonicalDecl());
   }
-  llvm::DenseSet<const clang::FunctionDecl *> LeftAsWritten;
+  bool completesEarlierWork(const clang::FunctionDecl *Def) const override {
+    auto It = LeftAsWritten.find(Def->getCanonicalDecl());
+    return It != LeftAsWritten.end() && It->second;
+  }
+  /// Functions left as written, and whether a call completes earlier work.
+  llvm::DenseMap<const clang::FunctionDecl *, bool> LeftAsWritten;
 
   /// Whether \p F's symbolic objects and globals may be the same memory.
   AliasPolicy aliasPolicy(const clang::FunctionDecl *F);

@@ -425,7 +425,8 @@ private:
   /// Whether \p A always enqueues an op left as written (not in \p Async)
   /// that completes all earlier work (LegacyStream.h).
   bool completesEarlier(const StmtAccesses &A, llvm::ArrayRef<unsigned> Async) const {
-    return completesEarlierWork(A, FA, [&](unsigned Op) { return !llvm::is_contained(Async, Op); });
+    return A.CallCompletesEarlierWork ||
+           completesEarlierWork(A, FA, [&](unsigned Op) { return !llvm::is_contained(Async, Op); });
   }
 
   /// The first pending op that conflicts with \p Accesses, as a filled Wait;

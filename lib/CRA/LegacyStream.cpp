@@ -2,6 +2,10 @@
 #include "streamalloc/CRA/LegacyStream.h"
 #include "streamalloc/Access/FunctionAccesses.h"
 
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+
 namespace streamalloc {
 
 bool runsOnLegacyStream(const GpuOp &Op) {
@@ -30,6 +34,34 @@ bool completesEarlierWork(const StmtAccesses &A, const FunctionAccesses &FA,
   for (unsigned Op : A.OpsAlwaysEnqueued)
     if (LeftAsWritten(Op) && completesEarlierWork(FA.ops()[Op]))
       return true;
+  return false;
+}
+
+namespace {
+bool mayJumpOut(const clang::Stmt *S) {
+  if (!S || llvm::isa<clang::LambdaExpr>(S))
+    return false;
+  if (llvm::isa<clang::ReturnStmt, clang::GotoStmt, clang::IndirectGotoStmt, clang::CXXThrowExpr>(
+          S))
+    return true;
+  for (const clang::Stmt *Child : S->children())
+    if (mayJumpOut(Child))
+      return true;
+  return false;
+}
+} // namespace
+
+bool callCompletesEarlierWork(const FunctionAccesses &FA) {
+  const auto *Body = llvm::dyn_cast_or_null<clang::CompoundStmt>(FA.function().getBody());
+  if (!Body)
+    return false;
+  for (const clang::Stmt *S : Body->body()) {
+    StmtAccesses A = FA.accessesOf(S);
+    if (A.SyncsDevice || completesEarlierWork(A, FA, [](unsigned) { return true; }))
+      return true;
+    if (mayJumpOut(S))
+      return false;
+  }
   return false;
 }
 

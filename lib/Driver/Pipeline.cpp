@@ -3,6 +3,7 @@
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/CRA/Cra.h"
+#include "streamalloc/CRA/LegacyStream.h"
 #include "streamalloc/CRA/RedundantSyncs.h"
 #include "streamalloc/Driver/CompileCommands.h"
 #include "streamalloc/Driver/InactiveCode.h"
@@ -1020,7 +1021,7 @@ private:
     // Callers analysed later may rely on this: its GPU work stays on the
     // legacy stream, in program order.
     if (llvm::none_of(Cra.Ops, [](const OpDecision &D) { return D.Async; }))
-      Device.setLeftAsWritten(&F);
+      Device.setLeftAsWritten(&F, callCompletesEarlierWork(FA));
     std::vector<unsigned> WaitsNotWritten;
     if (FileBlockers.empty()) {
       // A device sync waits no longer than the plan's streams do when the

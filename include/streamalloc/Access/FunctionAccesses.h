@@ -97,6 +97,9 @@ struct StmtAccesses {
   /// (FunctionSummaries::setLeftAsWritten): then HostSide is Host without
   /// what those ops do in the legacy stream's order.
   bool CallsLeftAsWritten = false;
+  /// Always calls such a function that returns only once all earlier device
+  /// work is complete (FunctionSummaries::setLeftAsWritten).
+  bool CallCompletesEarlierWork = false;
   std::optional<AccessSet> HostSide;
 };
 

@@ -165,8 +165,10 @@ public:
   /// written (on the legacy default stream, in program order): a later
   /// caller's pending work on the tool's streams is then complete on the
   /// device before those ops run, and only what \p F touches on the host
-  /// can conflict with it (StmtAccesses::HostSide).
-  void setLeftAsWritten(const clang::FunctionDecl *F);
+  /// can conflict with it (StmtAccesses::HostSide). \p CompletesEarlierWork:
+  /// every call returns only once the work queued before it is complete (a
+  /// device sync or a blocking copy to the host that always runs).
+  void setLeftAsWritten(const clang::FunctionDecl *F, bool CompletesEarlierWork);
 
   /// Every function defined in the main file, in source order: its summary,
   /// which of its symbolic objects may alias, and for host code the read and

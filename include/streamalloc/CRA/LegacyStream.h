@@ -34,6 +34,12 @@ bool runsOnLegacyStream(const GpuOp &Op);
 /// other all of its effects.
 const AccessSet &hostTouchedWhenLeft(const GpuOp &Op);
 
+/// Whether every call of \p FA's function, with all its GPU ops left as
+/// written, returns only once all device work queued before it is complete:
+/// a statement at the top level of its body, before any that may jump out,
+/// synchronises the device or makes a blocking copy to the host.
+bool callCompletesEarlierWork(const FunctionAccesses &FA);
+
 /// Whether the call of \p Op, left as written, returns only once every op
 /// enqueued before it on any of the tool's streams is complete: a
 /// synchronous copy to host memory returns once the copy is done, and on the
