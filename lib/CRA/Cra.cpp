@@ -979,7 +979,8 @@ private:
   /// (its statements outside nested branches, and the conditions and headers
   /// of nested statements), with the ops that may run asynchronously left out;
   /// \p Clock receives the first of them that reads a clock.
-  void everyPass(const Stmt *Region, AccessSet &Out, std::string &Why, const Stmt *&Clock) const {
+  void everyPass(const Stmt *Region, AccessSet &Out, std::string &Why, const Stmt *&Clock,
+                 bool LoopBody = true) const {
     auto Add = [&](const Stmt *S, const StmtAccesses &A, llvm::ArrayRef<unsigned> Async) {
       Out.addAll(effectiveAccesses(A, Async));
       if (Why.empty())
@@ -996,6 +997,12 @@ private:
           if (Blocked[Op].empty())
             Async.push_back(Op);
         Add(S, A, Async);
+        // A device sync every pass of the loop body runs completes what was
+        // pending before the loop; what follows it cannot conflict with that.
+        if (LoopBody && A.SyncsDevice && llvm::any_of(A.SyncCalls, [&](const Expr *Call) {
+              return !llvm::is_contained(IgnoredSyncs, Call);
+            }))
+          return;
         continue;
       }
       Shape Sh = shapeOf(S);
@@ -1012,7 +1019,7 @@ private:
         Add(Part, FA.accessesOf(Part, true), {});
       if (!isa<IfStmt, SwitchStmt>(S))
         for (const Stmt *Nested : Sh.Regions)
-          everyPass(Nested, Out, Why, Clock);
+          everyPass(Nested, Out, Why, Clock, false);
     }
   }
 
