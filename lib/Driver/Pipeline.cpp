@@ -5,6 +5,7 @@
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/CRA/RedundantSyncs.h"
 #include "streamalloc/Driver/CompileCommands.h"
+#include "streamalloc/Driver/CrossTu.h"
 #include "streamalloc/Driver/InactiveCode.h"
 #include "streamalloc/Driver/NvccPrelude.h"
 #include "streamalloc/Driver/ParseDiagnostics.h"
@@ -38,6 +39,7 @@
 #include "llvm/Support/Timer.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace clang;
@@ -453,6 +455,14 @@ public:
                              "` (was it transformed before?)");
     Result.Report.FileBlockers = S.Blockers;
 
+    std::optional<ImportScope> Imported;
+    if (Options.Imports)
+      Imported.emplace(Ctx, *Options.Imports);
+    llvm::scope_exit ReportImports([&] {
+      for (const auto &[F, I] : ImportScope::used(Ctx))
+        Result.Report.ImportedSummaries.push_back(
+            {F->getQualifiedNameAsString(), I->Source, I->Line, I->Conflict});
+    });
     FileRewriter Rewriter(Ctx);
     FunctionSummaries Device;
     llvm::raw_string_ostream Dump(Result.Dump);
@@ -1216,9 +1226,27 @@ std::vector<FileResult> runPipeline(const tooling::CompilationDatabase &Db,
       Opts.KeepIncluded.try_emplace(std::string(Real),
                                     "it is a translation unit of this run itself");
   }
+  // Phase 1: what every unit of the program exports, for the others.
+  SummaryImports Imports;
+  std::vector<std::string> Sources = Files;
+  llvm::append_range(Sources, Opts.SummarySources);
+  std::set<std::string> SeenSources;
+  llvm::erase_if(Sources, [&](const std::string &F) {
+    llvm::SmallString<256> Real(F);
+    llvm::sys::fs::real_path(F, Real);
+    return !SeenSources.insert(std::string(Real)).second;
+  });
+  if (Opts.CrossTu && Sources.size() > 1)
+    Imports = summariseUnits(Db, Sources, Opts);
+  if (!Imports.empty())
+    Opts.Imports = &Imports;
   std::vector<FileResult> Results;
-  for (const std::string &File : Files)
+  for (const std::string &File : Files) {
+    if (Opts.Verbose && Opts.Imports)
+      llvm::errs() << "[" << Results.size() + 1 << "/" << Files.size() << "] transforming " << File
+                   << "\n";
     Results.push_back(runTranslationUnit(Db, File, Opts));
+  }
   // An included file is rewritten once for every translation unit that
   // includes it, so all of them must ask for the same text. Those that do not
   // are left as written, and the units that include them run again (which
