@@ -20,7 +20,7 @@ void SummaryImports::add(const std::string &Source, const std::vector<PortableSu
     }
     Entry &E = Entries[P.Usr];
     if (E.OtherSource.empty())
-      E.OtherSource = Source;
+      E.OtherSource = P.Source;
   }
 }
 

@@ -1,8 +1,8 @@
 //===- PointsTo.cpp -------------------------------------------------------===//
 #include "PointsTo.h"
-#include "streamalloc/Access/ImportedSummaries.h"
 
 #include "AstUtil.h"
+#include "streamalloc/Access/ImportedSummaries.h"
 #include "streamalloc/Model/ApiModel.h"
 
 #include "clang/AST/ASTContext.h"

@@ -229,8 +229,8 @@ private:
 
   void noteUnresolved(FunctionSummary &S) const {
     if (S.UnknownWhy.empty())
-      S.UnknownWhy = "`" + P.Name + "` (summarised from " + P.Source +
-                     ") touches memory this file cannot name";
+      S.UnknownWhy = "memory that `" + P.Name + "` (summarised from " + P.Source +
+                     ") names and this file cannot";
   }
 
   std::optional<FieldKey> key(const std::string &Name) const {
@@ -450,8 +450,8 @@ bool fromJSON(const llvm::json::Value &V, PortableSummary &P, llvm::json::Path P
   }
   for (unsigned I = 0; Ok && I < Fresh->size(); ++I) {
     const llvm::json::Object *F = (*Fresh)[I].getAsObject();
-    Ok = F && F->getInteger("kind") && F->getString("name") &&
-         *F->getInteger("kind") >= 0 && *F->getInteger("kind") <= (int64_t)ObjectKind::ProgramOutput;
+    Ok = F && F->getInteger("kind") && F->getString("name") && *F->getInteger("kind") >= 0 &&
+         *F->getInteger("kind") <= (int64_t)ObjectKind::ProgramOutput;
     if (Ok)
       P.FreshObjects.push_back({(ObjectKind)*F->getInteger("kind"), F->getString("name")->str()});
   }

@@ -3,7 +3,6 @@
 #include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/Driver/CompileCommands.h"
 #include "streamalloc/Driver/NvccPrelude.h"
-#include "streamalloc/Driver/ParseDiagnostics.h"
 #include "streamalloc/Driver/Pipeline.h"
 #include "streamalloc/Transform/HostPinning.h"
 
@@ -14,6 +13,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Serialization/PCHContainerOperations.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -21,6 +21,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
@@ -54,8 +55,7 @@ bool isUnder(llvm::StringRef Path, llvm::StringRef Folder) {
 /// \p Path relative to the folder the tool runs in when it is below it.
 std::string displayName(llvm::StringRef Path) {
   llvm::SmallString<256> Cwd;
-  if (llvm::sys::path::is_absolute(Path) && !llvm::sys::fs::current_path(Cwd) &&
-      isUnder(Path, Cwd))
+  if (llvm::sys::path::is_absolute(Path) && !llvm::sys::fs::current_path(Cwd) && isUnder(Path, Cwd))
     return Path.drop_front(Cwd.size() + 1).str();
   return Path.str();
 }
@@ -89,20 +89,23 @@ public:
       }
     } Finder;
     Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+    const SourceManager &SM = Ctx.getSourceManager();
+    FileManager &FM = SM.getFileManager();
     FunctionSummaries Summaries;
     for (const FunctionDecl *F : Finder.Found) {
       const FunctionSummary &S = Summaries.get(F);
       PortableSummary P = exportSummary(*F, S);
-      P.Source = displayName(realPathOf(P.Source));
+      if (OptionalFileEntryRef Entry =
+              SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(F->getLocation()))))
+        P.Source = displayName(FM.getCanonicalName(*Entry));
       if (!S.ResetsDevice)
         P.PlainParams = plainHostParameters(*F);
       Out.Exports.push_back(std::move(P));
     }
-    const SourceManager &SM = Ctx.getSourceManager();
     std::set<std::string> Files;
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
       if (It->first.getName() != nvccPreludePath())
-        Files.insert(realPathOf(It->first.getName()));
+        Files.insert(FM.getCanonicalName(It->first).str());
     for (const std::string &F : Files)
       Out.Files.push_back({F, contentHash(F)});
   }
@@ -123,10 +126,16 @@ struct SummariseAction : ASTFrontendAction {
 
 bool parseUnit(const tooling::CompilationDatabase &Db, const std::string &File,
                const PipelineOptions &Options, CachedSummaries &Out) {
-  tooling::ClangTool Tool(Db, {File});
+  // A file system with its own working folder: the tool moves into each
+  // command's folder, and units may be parsed on several threads at once.
+  tooling::ClangTool Tool(Db, {File}, std::make_shared<PCHContainerOperations>(),
+                          llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+                              llvm::vfs::createPhysicalFileSystem().release()));
   Tool.appendArgumentsAdjuster(cudaHostParseAdjuster(Options.CudaPath, Options.ResourceDir));
   Tool.mapVirtualFile(nvccPreludePath(), nvccPreludeText());
-  FirstErrorRecorder Diagnostics; // the unit's own run reports its errors
+  // Counts, prints nothing: an input's own run reports its errors.
+  struct Quiet : DiagnosticConsumer {
+  } Diagnostics;
   Tool.setDiagnosticConsumer(&Diagnostics);
   Tool.setPrintErrorMessage(false);
   bool Parsed = false;
@@ -143,14 +152,15 @@ bool parseUnit(const tooling::CompilationDatabase &Db, const std::string &File,
     }
   } F(Out, Parsed);
   Tool.run(&F);
-  return Parsed && Diagnostics.firstError().empty();
+  // An error also for a flag Clang's driver rejects: not the unit the build compiles.
+  return Parsed && Diagnostics.getNumErrors() == 0;
 }
 
 /// The cache key of a unit: its file, its command and the tool.
 std::string unitKey(const tooling::CompilationDatabase &Db, const std::string &File,
                     const PipelineOptions &Options, const std::string &Tool) {
-  std::string Text = Tool + "\n" + realPathOf(File) + "\n" + Options.CudaPath + "\n" +
-                     Options.ResourceDir + "\n";
+  std::string Text =
+      Tool + "\n" + realPathOf(File) + "\n" + Options.CudaPath + "\n" + Options.ResourceDir + "\n";
   for (const tooling::CompileCommand &C : Db.getCompileCommands(File))
     Text += C.Directory + "\n" + llvm::join(C.CommandLine, "\x1f") + "\n";
   return sha256(Text);
@@ -287,9 +297,8 @@ SummaryImports summariseUnits(const tooling::CompilationDatabase &Db,
         std::lock_guard<std::mutex> Guard(Lock);
         llvm::errs() << "streamalloc: note: ignoring the summary cache file " << CacheFile << ": "
                      << Why << "\n";
-      } else if (llvm::all_of(C.Files, [](const auto &F) {
-                   return contentHash(F.first) == F.second;
-                 })) {
+      } else if (llvm::all_of(C.Files,
+                              [](const auto &F) { return contentHash(F.first) == F.second; })) {
         Units[I] = std::move(C);
         Ok[I] = true;
         Note = " (cached)";

@@ -1228,15 +1228,18 @@ std::vector<FileResult> runPipeline(const tooling::CompilationDatabase &Db,
   }
   // Phase 1: what every unit of the program exports, for the others.
   SummaryImports Imports;
+  auto RealPath = [](const std::string &F) {
+    llvm::SmallString<256> Real;
+    return llvm::sys::fs::real_path(F, Real) ? F : std::string(Real);
+  };
   std::vector<std::string> Sources = Files;
   llvm::append_range(Sources, Opts.SummarySources);
   std::set<std::string> SeenSources;
-  llvm::erase_if(Sources, [&](const std::string &F) {
-    llvm::SmallString<256> Real(F);
-    llvm::sys::fs::real_path(F, Real);
-    return !SeenSources.insert(std::string(Real)).second;
-  });
-  if (Opts.CrossTu && Sources.size() > 1)
+  if (Files.size() == 1) // a single input needs only the others' summaries
+    SeenSources.insert(RealPath(Files.front()));
+  llvm::erase_if(Sources,
+                 [&](const std::string &F) { return !SeenSources.insert(RealPath(F)).second; });
+  if (Opts.CrossTu && !Sources.empty())
     Imports = summariseUnits(Db, Sources, Opts);
   if (!Imports.empty())
     Opts.Imports = &Imports;

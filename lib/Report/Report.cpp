@@ -110,8 +110,8 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
         OS << "  ops in " << I.File << " left as written: " << I.Reason << "\n";
     for (const ImportedSummaryReport &I : F.ImportedSummaries)
       if (I.Conflict.empty())
-        OS << "  calls to `" << I.Function << "` use its summary from " << I.Source << ":"
-           << I.Line << "\n";
+        OS << "  calls to `" << I.Function << "` use its summary from " << I.Source << ":" << I.Line
+           << "\n";
       else
         OS << "  calls to `" << I.Function << "` stay unknown: " << I.Conflict << "\n";
   }

@@ -162,8 +162,7 @@ cl::list<std::string> SummarySources("summary-source",
                                      cl::desc("Other translation units of the program whose "
                                               "functions' summaries the inputs may use (not "
                                               "transformed)"),
-                                     cl::value_desc("file"), cl::CommaSeparated,
-                                     cl::cat(Category));
+                                     cl::value_desc("file"), cl::CommaSeparated, cl::cat(Category));
 cl::opt<std::string> SummaryCache("summary-cache",
                                   cl::desc("Folder of the summary cache (default with -p: "
                                            "<build-dir>/streamalloc-summaries; otherwise none)"),

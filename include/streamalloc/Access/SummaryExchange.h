@@ -33,11 +33,11 @@ namespace streamalloc {
 /// A SummaryRef with names instead of declarations.
 struct PortableRef {
   SummaryRef::RefKind Kind = SummaryRef::Unknown;
-  unsigned Param = 0;              ///< Path
-  bool ByValue = false;            ///< Path
-  std::vector<std::string> Loads;  ///< Path: a key per load ("" = an element)
-  std::string Global;              ///< Global: the variable's USR
-  unsigned FreshIndex = 0;         ///< Fresh
+  unsigned Param = 0;             ///< Path
+  bool ByValue = false;           ///< Path
+  std::vector<std::string> Loads; ///< Path: a key per load ("" = an element)
+  std::string Global;             ///< Global: the variable's USR
+  unsigned FreshIndex = 0;        ///< Fresh
   bool operator==(const PortableRef &O) const {
     return Kind == O.Kind && Param == O.Param && ByValue == O.ByValue && Loads == O.Loads &&
            Global == O.Global && FreshIndex == O.FreshIndex;
@@ -78,8 +78,8 @@ struct PortableSummary {
   std::vector<Store> Stores;
   std::vector<PortableRef> Escapes, Returns;
   std::vector<std::pair<std::string, PortableRef>> ReturnFields;
-  bool StoresUnknown = false, WritesOutput = false, PerformsGpuOps = false,
-       ResetsDevice = false, MaySync = false, ReadsTimer = false, Recursive = false;
+  bool StoresUnknown = false, WritesOutput = false, PerformsGpuOps = false, ResetsDevice = false,
+       MaySync = false, ReadsTimer = false, Recursive = false;
 };
 
 /// Clang's USR of \p D ("" when it has none).
