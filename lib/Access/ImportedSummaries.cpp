@@ -88,7 +88,7 @@ ImportScope::~ImportScope() {
 }
 
 const ImportedFunction *ImportScope::lookup(const FunctionDecl *F) {
-  if (!F)
+  if (!F || F->hasBody()) // never over a body the unit has
     return nullptr;
   State *S = scopeOf(F->getASTContext());
   return S ? S->lookup(F) : nullptr;

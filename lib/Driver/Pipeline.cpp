@@ -246,6 +246,9 @@ public:
     const ApiFunction *Api = Name.empty() ? nullptr : lookupApi(Name);
     if (Api && Api->Kind == ApiKind::DeviceReset)
       CallsDeviceReset = true;
+    if (const ImportedFunction *I = ImportScope::lookup(Call->getDirectCallee());
+        I && I->Conflict.empty() && I->Summary.ResetsDevice)
+      CallsDeviceReset = true; // another unit's function resets the device
     if (Api && Api->has(ApiCap::QueriesFreeMemory))
       QueriesMemory = true;
     if (Api && Api->Kind == ApiKind::UserStreams)
@@ -438,6 +441,14 @@ public:
         Result.RealPath = std::string(Real);
     }
 
+    std::optional<ImportScope> Imported;
+    if (Options.Imports)
+      Imported.emplace(Ctx, *Options.Imports);
+    llvm::scope_exit ReportImports([&] {
+      for (const auto &[F, I] : ImportScope::used(Ctx))
+        Result.Report.ImportedSummaries.push_back(
+            {F->getQualifiedNameAsString(), I->Source, I->Line, I->Conflict});
+    });
     std::set<FileID> Files{SM.getMainFileID()}, LeftAsWritten;
     classifyIncludedFiles(Ctx, Files, LeftAsWritten);
     Survey S(Ctx, Files, LeftAsWritten);
@@ -455,14 +466,6 @@ public:
                              "` (was it transformed before?)");
     Result.Report.FileBlockers = S.Blockers;
 
-    std::optional<ImportScope> Imported;
-    if (Options.Imports)
-      Imported.emplace(Ctx, *Options.Imports);
-    llvm::scope_exit ReportImports([&] {
-      for (const auto &[F, I] : ImportScope::used(Ctx))
-        Result.Report.ImportedSummaries.push_back(
-            {F->getQualifiedNameAsString(), I->Source, I->Line, I->Conflict});
-    });
     FileRewriter Rewriter(Ctx);
     FunctionSummaries Device;
     llvm::raw_string_ostream Dump(Result.Dump);
