@@ -271,7 +271,7 @@ SummaryImports summariseUnits(const tooling::CompilationDatabase &Db,
                               const PipelineOptions &Options) {
   const std::string Tool = toolIdentity();
   std::vector<CachedSummaries> Units(Sources.size());
-  std::vector<bool> Ok(Sources.size());
+  std::vector<char> Ok(Sources.size()); // not vector<bool>: written from several threads
   std::mutex Lock;
   std::atomic<unsigned> Started{0};
   if (!Options.SummaryCache.empty())
