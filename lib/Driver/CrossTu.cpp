@@ -97,7 +97,7 @@ public:
       PortableSummary P = exportSummary(*F, S);
       if (OptionalFileEntryRef Entry =
               SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(F->getLocation()))))
-        P.Source = displayName(FM.getCanonicalName(*Entry));
+        P.Source = FM.getCanonicalName(*Entry).str();
       if (!S.ResetsDevice)
         P.PlainParams = plainHostParameters(*F);
       Out.Exports.push_back(std::move(P));
@@ -328,9 +328,14 @@ SummaryImports summariseUnits(const tooling::CompilationDatabase &Db,
     Pool.wait();
   }
   SummaryImports Imports;
-  for (unsigned I = 0; I < Sources.size(); ++I)
-    if (Ok[I])
-      Imports.add(realPathOf(Sources[I]), Units[I].Exports);
+  for (unsigned I = 0; I < Sources.size(); ++I) {
+    if (!Ok[I])
+      continue;
+    // The cache keeps absolute paths; messages name files as the user would.
+    for (PortableSummary &P : Units[I].Exports)
+      P.Source = displayName(P.Source);
+    Imports.add(realPathOf(Sources[I]), Units[I].Exports);
+  }
   return Imports;
 }
 
