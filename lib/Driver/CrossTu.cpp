@@ -156,11 +156,11 @@ bool parseUnit(const tooling::CompilationDatabase &Db, const std::string &File,
   return Parsed && Diagnostics.getNumErrors() == 0;
 }
 
-/// The cache key of a unit: its file, its command and the tool.
-std::string unitKey(const tooling::CompilationDatabase &Db, const std::string &File,
-                    const PipelineOptions &Options, const std::string &Tool) {
-  std::string Text =
-      Tool + "\n" + realPathOf(File) + "\n" + Options.CudaPath + "\n" + Options.ResourceDir + "\n";
+/// The name of a unit's cache file: its file and its command, so that the
+/// entry of a unit is replaced, not added to, when the tool is rebuilt.
+std::string unitName(const tooling::CompilationDatabase &Db, const std::string &File,
+                     const PipelineOptions &Options) {
+  std::string Text = realPathOf(File) + "\n" + Options.CudaPath + "\n" + Options.ResourceDir + "\n";
   for (const tooling::CompileCommand &C : Db.getCompileCommands(File))
     Text += C.Directory + "\n" + llvm::join(C.CommandLine, "\x1f") + "\n";
   return sha256(Text);
@@ -278,11 +278,12 @@ SummaryImports summariseUnits(const tooling::CompilationDatabase &Db,
     llvm::sys::fs::create_directories(Options.SummaryCache);
   auto Summarise = [&](unsigned I) {
     const std::string &File = Sources[I];
-    std::string Key = unitKey(Db, File, Options, Tool);
+    std::string Name = unitName(Db, File, Options);
+    std::string Key = sha256(Name + "\n" + Tool); // what the entry must have been made for
     std::string CacheFile;
     if (!Options.SummaryCache.empty()) {
       llvm::SmallString<256> Path(Options.SummaryCache);
-      llvm::sys::path::append(Path, Key + ".json");
+      llvm::sys::path::append(Path, Name + ".json");
       CacheFile = std::string(Path);
     }
     std::string Note;
@@ -291,14 +292,15 @@ SummaryImports summariseUnits(const tooling::CompilationDatabase &Db,
       std::string Why;
       llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buf =
           llvm::MemoryBuffer::getFile(CacheFile);
-      if (!Buf || !readCache((*Buf)->getBuffer(), C, Why) || C.Key != Key) {
-        if (Why.empty())
-          Why = Buf ? "written for another file or command" : "unreadable";
+      if (!Buf || !readCache((*Buf)->getBuffer(), C, Why)) {
+        if (!Buf)
+          Why = "unreadable";
         std::lock_guard<std::mutex> Guard(Lock);
         llvm::errs() << "streamalloc: note: ignoring the summary cache file " << CacheFile << ": "
                      << Why << "\n";
-      } else if (llvm::all_of(C.Files,
-                              [](const auto &F) { return contentHash(F.first) == F.second; })) {
+      } else if (C.Key == Key && llvm::all_of(C.Files, [](const auto &F) {
+                   return contentHash(F.first) == F.second;
+                 })) {
         Units[I] = std::move(C);
         Ok[I] = true;
         Note = " (cached)";

@@ -37,7 +37,7 @@ SummaryImports summariseUnits(const clang::tooling::CompilationDatabase &Db,
 
 /// What the cache file of a unit holds, and whether it is still valid.
 struct CachedSummaries {
-  std::string Key; ///< of the unit's path, command and the tool
+  std::string Key; ///< of the unit's path, command and the tool that wrote it
   std::vector<std::pair<std::string, std::string>> Files; ///< every file read, with its hash
   std::vector<PortableSummary> Exports;
 };
