@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/Access/FunctionAccesses.h"
+#include "streamalloc/Access/ImportedSummaries.h"
 
 #include "AccessWalker.h"
 #include "AstUtil.h"
@@ -430,6 +431,8 @@ std::vector<const FunctionDecl *> Registry::calleesOf(const FunctionDecl *Def) {
 const FunctionSummary &Registry::get(const FunctionDecl *F) {
   const FunctionDecl *Def = definitionOf(F);
   if (!Def) {
+    if (const ImportedFunction *I = ImportScope::lookup(F); I && I->Conflict.empty())
+      return I->Summary;
     auto Key = F->getCanonicalDecl();
     if (auto It = Done.find(Key); It != Done.end())
       return *It->second;
@@ -447,6 +450,9 @@ bool Registry::inCycle(const FunctionDecl *Def) {
 }
 
 const FunctionSummary &Registry::summaryOf(const FunctionDecl *Def) {
+  if (!definitionOf(Def))
+    if (const ImportedFunction *I = ImportScope::lookup(Def); I && I->Conflict.empty())
+      return I->Summary;
   const FunctionDecl *Key = Def->getCanonicalDecl();
   if (auto It = Done.find(Key); It != Done.end())
     return *It->second;
@@ -859,8 +865,25 @@ void FunctionSummaries::print(llvm::raw_ostream &OS, ASTContext &Ctx) {
           Found.push_back(F);
       return true;
     }
+    std::vector<const FunctionDecl *> Imported; ///< called here, summarised elsewhere
+    bool VisitCallExpr(CallExpr *Call) {
+      const FunctionDecl *F = Call->getDirectCallee();
+      if (F && !F->hasBody() && SM.isWrittenInMainFile(SM.getExpansionLoc(Call->getBeginLoc())) &&
+          ImportScope::lookup(F) && !llvm::is_contained(Imported, F->getCanonicalDecl()))
+        Imported.push_back(F->getCanonicalDecl());
+      return true;
+    }
   } Finder(Ctx.getSourceManager());
   Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const FunctionDecl *F : Finder.Imported) {
+    const ImportedFunction &I = *ImportScope::lookup(F);
+    OS << "summary of " << F->getQualifiedNameAsString() << " (host, imported from " << I.Source
+       << ", line " << I.Line << ")\n";
+    if (I.Conflict.empty())
+      I.Summary.print(OS, *F);
+    else
+      OS << "  not used: " << I.Conflict << "\n";
+  }
   for (const FunctionDecl *F : Finder.Found) {
     bool Device = isDeviceFunction(*F);
     std::string Kind = F->hasAttr<CUDAGlobalAttr>()                                 ? "kernel"

@@ -2,6 +2,7 @@
 #include "PointsTo.h"
 
 #include "AstUtil.h"
+#include "streamalloc/Access/ImportedSummaries.h"
 #include "streamalloc/Model/ApiModel.h"
 
 #include "clang/AST/ASTContext.h"
@@ -238,6 +239,9 @@ CallTarget resolveCall(const Expr *E, bool FromDevice) {
   CallTarget T;
   auto Summarisable = [&](const FunctionDecl *Callee) -> const FunctionDecl * {
     const FunctionDecl *Def = nullptr;
+    if (Callee && !FromDevice && !Callee->hasBody(Def))
+      if (const ImportedFunction *I = ImportScope::lookup(Callee); I && I->Conflict.empty())
+        return Callee->getCanonicalDecl(); // summarised in another translation unit
     if (!Callee || !Callee->hasBody(Def) || !Def || !Def->getBody() || Def->isDependentContext())
       return nullptr;
     if (!FromDevice && isDeviceFunction(*Def) && !isa<CUDAKernelCallExpr>(E))
@@ -312,6 +316,10 @@ CallTarget resolveCall(const Expr *E, bool FromDevice) {
   }
   if ((T.Def = Summarisable(Callee)))
     return T;
+  if (const ImportedFunction *I = ImportScope::lookup(Callee); I && !FromDevice) {
+    T.Why = "call to `" + calleeName(Call) + "`, whose summary is not used (" + I->Conflict + ")";
+    return T;
+  }
   T.Why = "call to `" + calleeName(Call) + "`, which has no model or body";
   return T;
 }

@@ -6,6 +6,7 @@
 #include "streamalloc/CRA/LegacyStream.h"
 #include "streamalloc/CRA/RedundantSyncs.h"
 #include "streamalloc/Driver/CompileCommands.h"
+#include "streamalloc/Driver/CrossTu.h"
 #include "streamalloc/Driver/InactiveCode.h"
 #include "streamalloc/Driver/NvccPrelude.h"
 #include "streamalloc/Driver/ParseDiagnostics.h"
@@ -39,6 +40,7 @@
 #include "llvm/Support/Timer.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace clang;
@@ -255,6 +257,9 @@ public:
     const ApiFunction *Api = Name.empty() ? nullptr : lookupApi(Name);
     if (Api && Api->Kind == ApiKind::DeviceReset)
       CallsDeviceReset = true;
+    if (const ImportedFunction *I = ImportScope::lookup(Call->getDirectCallee());
+        I && I->Conflict.empty() && I->Summary.ResetsDevice)
+      CallsDeviceReset = true; // another unit's function resets the device
     if (Api && Api->has(ApiCap::QueriesFreeMemory))
       QueriesMemory = true;
     if (Api && Api->Kind == ApiKind::UserStreams)
@@ -447,6 +452,14 @@ public:
         Result.RealPath = std::string(Real);
     }
 
+    std::optional<ImportScope> Imported;
+    if (Options.Imports)
+      Imported.emplace(Ctx, *Options.Imports);
+    llvm::scope_exit ReportImports([&] {
+      for (const auto &[F, I] : ImportScope::used(Ctx))
+        Result.Report.ImportedSummaries.push_back(
+            {F->getQualifiedNameAsString(), I->Source, I->Line, I->Conflict});
+    });
     std::set<FileID> Files{SM.getMainFileID()}, LeftAsWritten;
     classifyIncludedFiles(Ctx, Files, LeftAsWritten);
     Survey S(Ctx, Files, LeftAsWritten);
@@ -1239,9 +1252,30 @@ std::vector<FileResult> runPipeline(const tooling::CompilationDatabase &Db,
       Opts.KeepIncluded.try_emplace(std::string(Real),
                                     "it is a translation unit of this run itself");
   }
+  // Phase 1: what every unit of the program exports, for the others.
+  SummaryImports Imports;
+  auto RealPath = [](const std::string &F) {
+    llvm::SmallString<256> Real;
+    return llvm::sys::fs::real_path(F, Real) ? F : std::string(Real);
+  };
+  std::vector<std::string> Sources = Files;
+  llvm::append_range(Sources, Opts.SummarySources);
+  std::set<std::string> SeenSources;
+  if (Files.size() == 1) // a single input needs only the others' summaries
+    SeenSources.insert(RealPath(Files.front()));
+  llvm::erase_if(Sources,
+                 [&](const std::string &F) { return !SeenSources.insert(RealPath(F)).second; });
+  if (Opts.CrossTu && !Sources.empty())
+    Imports = summariseUnits(Db, Sources, Opts);
+  if (!Imports.empty())
+    Opts.Imports = &Imports;
   std::vector<FileResult> Results;
-  for (const std::string &File : Files)
+  for (const std::string &File : Files) {
+    if (Opts.Verbose && Opts.Imports)
+      llvm::errs() << "[" << Results.size() + 1 << "/" << Files.size() << "] transforming " << File
+                   << "\n";
     Results.push_back(runTranslationUnit(Db, File, Opts));
+  }
   // An included file is rewritten once for every translation unit that
   // includes it, so all of them must ask for the same text. Those that do not
   // are left as written, and the units that include them run again (which

@@ -108,6 +108,12 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     for (const IncludedFileReport &I : F.IncludedFiles)
       if (!I.Reason.empty() && NotedIncluded.insert(I.File).second)
         OS << "  ops in " << I.File << " left as written: " << I.Reason << "\n";
+    for (const ImportedSummaryReport &I : F.ImportedSummaries)
+      if (I.Conflict.empty())
+        OS << "  calls to `" << I.Function << "` use its summary from " << I.Source << ":" << I.Line
+           << "\n";
+      else
+        OS << "  calls to `" << I.Function << "` stay unknown: " << I.Conflict << "\n";
   }
   if (AnyAsync)
     OS << AsyncErrorNote << "\n";
@@ -215,6 +221,16 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     }
     if (!Included.empty())
       JFile["included_files"] = std::move(Included);
+    // Absent where no summary came from another translation unit.
+    llvm::json::Array Imported;
+    for (const ImportedSummaryReport &I : F.ImportedSummaries) {
+      llvm::json::Object J{{"function", I.Function}, {"file", I.Source}, {"line", I.Line}};
+      if (!I.Conflict.empty())
+        J["not_used"] = I.Conflict;
+      Imported.push_back(std::move(J));
+    }
+    if (!Imported.empty())
+      JFile["imported_summaries"] = std::move(Imported);
     JFiles.push_back(std::move(JFile));
   }
   llvm::json::Object Top{{"files", std::move(JFiles)}, {"note", AsyncErrorNote}};

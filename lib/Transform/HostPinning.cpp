@@ -146,6 +146,8 @@ public:
            T.fail("it is released through a macro" + Here);
   }
 
+  bool trustsPlainImportedParams() const override { return true; }
+
   Wording wording() const override {
     return {"it is",
             [](const std::string &Name) {
@@ -205,6 +207,34 @@ std::optional<double> constantBytes(const Expr *Site, ASTContext &Ctx) {
 }
 
 } // namespace
+
+std::vector<unsigned> plainHostParameters(const FunctionDecl &F) {
+  std::vector<unsigned> Plain;
+  ASTContext &Ctx = F.getASTContext();
+  // The tracer follows a buffer from the function that allocates it (its
+  // home) into helpers. Here the buffer comes from a caller elsewhere, so the
+  // home is a declaration that never holds it: a release or a new source in
+  // F fails as it does in any helper.
+  const FunctionDecl *Home = nullptr;
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *Other = dyn_cast<FunctionDecl>(D); Other && Other != &F && !Other->hasBody()) {
+      Home = Other;
+      break;
+    }
+  if (!Home || !F.hasBody())
+    return Plain;
+  PinningPolicy Policy;
+  VariableUses Uses;
+  for (unsigned I = 0; I < F.getNumParams(); ++I) {
+    const ParmVarDecl *P = F.getParamDecl(I);
+    if (!P->getType()->isPointerType())
+      continue;
+    PointerGroupTracer Tracer(Ctx, *Home, Policy, Uses);
+    if (Tracer.traceHolder(&F, P) && Tracer.Sites.empty() && Tracer.Releases.empty())
+      Plain.push_back(I);
+  }
+  return Plain;
+}
 
 std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult &Cra, PinMode Mode,
                                      bool FileResetsDevice, const CostModel &Costs) {

@@ -1,6 +1,7 @@
 //===- PointerGroup.cpp ---------------------------------------------------===//
 #include "streamalloc/Transform/PointerGroup.h"
 #include "PointerUse.h"
+#include "streamalloc/Access/ImportedSummaries.h"
 #include "streamalloc/Model/ApiModel.h"
 
 #include "../Access/AstUtil.h"
@@ -45,6 +46,15 @@ bool PointerGroupTracer::trace(const Expr *Site) {
   while (!Work.empty()) {
     auto [Fn, V] = Work.pop_back_val();
     checkHolder(Fn, V);
+  }
+  return Why.empty();
+}
+
+bool PointerGroupTracer::traceHolder(const FunctionDecl *Fn, const VarDecl *V) {
+  addHolder(Fn, V);
+  while (!Work.empty()) {
+    auto [F, H] = Work.pop_back_val();
+    checkHolder(F, H);
   }
   return Why.empty();
 }
@@ -236,6 +246,10 @@ bool PointerGroupTracer::passedToCall(const FunctionDecl *Fn, const CallExpr *Ca
     return Policy.modelledCall(*this, Fn, Call, *Api, Index, Offset);
   const FunctionDecl *Callee = Call->getDirectCallee();
   const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (!Def && Policy.trustsPlainImportedParams())
+    if (const ImportedFunction *I = ImportScope::lookup(Callee);
+        I && I->Conflict.empty() && llvm::is_contained(I->PlainParams, Index))
+      return true; // the other unit's analysis followed it there
   if (!Def || !Def->hasBody() || Index >= Def->getNumParams() ||
       SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())) ||
       Def->isTemplateInstantiation() || !Policy.followsInto(Call, Def))

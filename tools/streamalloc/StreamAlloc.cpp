@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "streamalloc/Driver/CompileCommands.h"
+#include "streamalloc/Driver/CrossTu.h"
 #include "streamalloc/Driver/ParseDiagnostics.h"
 #include "streamalloc/Driver/Pipeline.h"
 #include "streamalloc/Driver/UnifiedDiff.h"
@@ -144,6 +145,34 @@ cl::opt<std::string> GraphFile("graph",
                                cl::desc("Write each function's GPU-op dependency graph with the "
                                         "chosen streams to this file (Graphviz DOT)"),
                                cl::value_desc("file"), cl::cat(Category));
+enum class CrossTuMode { Folder, All, Off };
+cl::opt<CrossTuMode> CrossTu(
+    "cross-tu",
+    cl::desc("Use the summaries of functions other translation units define: the other inputs, "
+             "--summary-source files and, with -p, files of the compilation database"),
+    cl::init(CrossTuMode::Folder),
+    cl::values(clEnumValN(CrossTuMode::Folder, "folder",
+                          "with -p, the database's files in an input's folder or below it "
+                          "(default)"),
+               clEnumValN(CrossTuMode::All, "all", "with -p, every file of the database"),
+               clEnumValN(CrossTuMode::Off, "off",
+                          "none: a call to a function without a body in the file is unknown")),
+    cl::cat(Category));
+cl::list<std::string> SummarySources("summary-source",
+                                     cl::desc("Other translation units of the program whose "
+                                              "functions' summaries the inputs may use (not "
+                                              "transformed)"),
+                                     cl::value_desc("file"), cl::CommaSeparated, cl::cat(Category));
+cl::opt<std::string> SummaryCache("summary-cache",
+                                  cl::desc("Folder of the summary cache (default with -p: "
+                                           "<build-dir>/streamalloc-summaries; otherwise none)"),
+                                  cl::value_desc("dir"), cl::cat(Category));
+cl::opt<unsigned> Jobs("j", cl::desc("Translation units summarised at once (default 1)"),
+                       cl::init(1), cl::value_desc("n"), cl::cat(Category));
+cl::opt<bool> Verbose("verbose",
+                      cl::desc("Print a progress line per translation unit of a run over "
+                               "several (to stderr)"),
+                      cl::cat(Category));
 cl::opt<std::string> CudaPath("cuda-path",
                               cl::desc("CUDA installation (default: $CUDA_PATH, /usr/local/cuda)"),
                               cl::value_desc("dir"), cl::cat(Category));
@@ -343,6 +372,22 @@ int main(int argc, const char **argv) {
   // Included files need somewhere to go (or are only shown).
   Options.RewriteIncluded = InPlace || !OutDir.empty() || Diff || !Dumps.empty();
   std::vector<std::string> Files(Inputs.begin(), Inputs.end());
+  for (const std::string &File : SummarySources)
+    if (!sys::fs::exists(File))
+      return fail("no such file: '" + File + "' (--summary-source)");
+  Options.CrossTu = CrossTu != CrossTuMode::Off;
+  Options.SummarySources.assign(SummarySources.begin(), SummarySources.end());
+  if (Options.CrossTu && !BuildPath.empty())
+    llvm::append_range(Options.SummarySources,
+                       summarySourcesOf(*Db, Files, CrossTu == CrossTuMode::All));
+  Options.SummaryCache = SummaryCache;
+  if (SummaryCache.empty() && !BuildPath.empty()) {
+    SmallString<256> Dir(BuildPath);
+    sys::path::append(Dir, "streamalloc-summaries");
+    Options.SummaryCache = std::string(Dir);
+  }
+  Options.Jobs = std::max(1u, unsigned(Jobs));
+  Options.Verbose = Verbose;
   std::vector<FileResult> Results = runPipeline(*Db, Files, Options);
 
   int Status = 0;

@@ -16,6 +16,8 @@ class CompilationDatabase;
 
 namespace streamalloc {
 
+class SummaryImports;
+
 enum class DumpStage { Summaries, Accesses, Pending, Schedule, Edits };
 
 struct PipelineOptions {
@@ -44,6 +46,17 @@ struct PipelineOptions {
   /// Included files (real paths) left as written, with why: the translation
   /// units of one run would rewrite them differently.
   std::map<std::string, std::string> KeepIncluded;
+
+  // Cross-translation-unit summaries (CrossTu.h).
+  /// Use the summaries of the functions other units define (off:
+  /// --cross-tu=off): the other inputs, and SummarySources.
+  bool CrossTu = true;
+  std::vector<std::string> SummarySources; ///< units of the database that are not inputs
+  std::string SummaryCache;                ///< folder of the summary cache ("" = none)
+  unsigned Jobs = 1;                       ///< units analysed at once
+  bool Verbose = false;                    ///< a progress line per unit (stderr)
+  /// Set by runPipeline: what the units of the run export.
+  const SummaryImports *Imports = nullptr;
 };
 
 /// A file of the project's own that a translation unit includes.

@@ -93,6 +93,15 @@ struct IncludedFileReport {
   std::string Reason; ///< why its GPU ops were left as written (empty: analysed)
 };
 
+/// A function defined in another translation unit whose summary the
+/// analysis was given (CrossTu.h).
+struct ImportedSummaryReport {
+  std::string Function;
+  std::string Source; ///< the file that defines it
+  unsigned Line = 0;
+  std::string Conflict; ///< non-empty: not used, and why
+};
+
 struct FileReport {
   std::string File;
   bool Changed = false;
@@ -107,6 +116,7 @@ struct FileReport {
   std::vector<FunctionExtent> Functions;
   std::vector<TemplateReport> Templates;
   std::vector<IncludedFileReport> IncludedFiles;
+  std::vector<ImportedSummaryReport> ImportedSummaries;
 };
 
 void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files);

@@ -26,6 +26,7 @@
 
 namespace clang {
 class Expr;
+class FunctionDecl;
 } // namespace clang
 
 namespace streamalloc {
@@ -58,6 +59,13 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
                                      bool FileResetsDevice, const CostModel &Costs = {});
 
 llvm::StringRef pinActionName(PinAction Action);
+
+/// The pointer parameters of \p F (by index) whose memory F only reads or
+/// writes, as pinning sees it: F and the helpers it passes the pointer to
+/// neither keep, return nor release it, nor hand it to an asynchronous copy
+/// of the program's own. A caller in another translation unit may pin a
+/// buffer it passes there (SummaryExchange.h exports the list).
+std::vector<unsigned> plainHostParameters(const clang::FunctionDecl &F);
 
 } // namespace streamalloc
 

@@ -73,6 +73,10 @@ public:
   virtual bool followsInto(const clang::CallExpr *Call, const clang::FunctionDecl *Def) const {
     return true;
   }
+  /// Whether a pointer passed to a function of another translation unit
+  /// may stay in the group when that unit's exported summary lists the
+  /// parameter as plain (SummaryExchange.h, computed with this policy).
+  virtual bool trustsPlainImportedParams() const { return false; }
   /// A holder mentioned inside a lambda blocks the group.
   virtual bool capturesBlock() const { return false; }
 
@@ -101,6 +105,9 @@ public:
   /// Traces the group of \p Site to its end (also after a failure, so that
   /// the group still holds every allocation and release it reaches).
   bool trace(const clang::Expr *Site);
+  /// Traces the group from the holder \p V of \p Fn (not the home), as if a
+  /// pointer into it were passed there.
+  bool traceHolder(const clang::FunctionDecl *Fn, const clang::VarDecl *V);
 
   // For the policies.
   clang::ASTContext &context() const { return Ctx; }
