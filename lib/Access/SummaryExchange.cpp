@@ -103,6 +103,8 @@ PortableSummary exportSummary(const FunctionDecl &F, const FunctionSummary &S) {
   P.ResetsDevice = S.ResetsDevice;
   P.MaySync = S.MaySync;
   P.ReadsTimer = S.ReadsTimer;
+  P.SyncsDeviceBeforeTimer = S.SyncsDeviceBeforeTimer;
+  P.CalleesPerformGpuOps = S.CalleesPerformGpuOps;
   P.Recursive = S.Recursive;
   return P;
 }
@@ -219,6 +221,8 @@ public:
     S.ResetsDevice = P.ResetsDevice;
     S.MaySync = P.MaySync;
     S.ReadsTimer = P.ReadsTimer;
+    S.SyncsDeviceBeforeTimer = P.SyncsDeviceBeforeTimer;
+    S.CalleesPerformGpuOps = P.CalleesPerformGpuOps;
     S.Recursive = P.Recursive;
     return S;
   }
@@ -377,6 +381,8 @@ llvm::json::Value toJSON(const PortableSummary &P) {
       {"resetsDevice", P.ResetsDevice},
       {"maySync", P.MaySync},
       {"readsTimer", P.ReadsTimer},
+      {"syncsDeviceBeforeTimer", P.SyncsDeviceBeforeTimer},
+      {"calleesPerformGpuOps", P.CalleesPerformGpuOps},
       {"recursive", P.Recursive},
   };
 }
@@ -424,7 +430,8 @@ bool fromJSON(const llvm::json::Value &V, PortableSummary &P, llvm::json::Path P
             Bool("storesUnknown", P.StoresUnknown) && Bool("writesOutput", P.WritesOutput) &&
             Bool("performsGpuOps", P.PerformsGpuOps) && Bool("resetsDevice", P.ResetsDevice) &&
             Bool("maySync", P.MaySync) && Bool("readsTimer", P.ReadsTimer) &&
-            Bool("recursive", P.Recursive);
+            Bool("syncsDeviceBeforeTimer", P.SyncsDeviceBeforeTimer) &&
+            Bool("calleesPerformGpuOps", P.CalleesPerformGpuOps) && Bool("recursive", P.Recursive);
   const llvm::json::Array *Plain = O->getArray("plainParams");
   const llvm::json::Array *Accesses = O->getArray("accesses");
   const llvm::json::Array *Fresh = O->getArray("fresh");

@@ -109,6 +109,21 @@ float *make(float *p) { opaque(p); return (float *)malloc(64); }
   EXPECT_EQ(T.Imported, T.Original);
 }
 
+TEST(SummaryExchange, ClockReadAfterADeviceSyncStaysSo) {
+  RoundTrip T(R"cu(
+#include <chrono>
+double timed() {
+  cudaDeviceSynchronize();
+  auto t = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(t.time_since_epoch()).count();
+}
+)cu",
+              "double timed();\n", "timed");
+  ASSERT_NE(T.Declared, nullptr);
+  EXPECT_NE(T.Original.find("reads a timer after a device sync"), std::string::npos) << T.Original;
+  EXPECT_EQ(T.Imported, T.Original);
+}
+
 TEST(SummaryExchange, ContainerElementsResolveByTheirClass) {
   RoundTrip T(R"cu(
 #include <vector>

@@ -79,7 +79,8 @@ struct PortableSummary {
   std::vector<PortableRef> Escapes, Returns;
   std::vector<std::pair<std::string, PortableRef>> ReturnFields;
   bool StoresUnknown = false, WritesOutput = false, PerformsGpuOps = false, ResetsDevice = false,
-       MaySync = false, ReadsTimer = false, Recursive = false;
+       MaySync = false, ReadsTimer = false, SyncsDeviceBeforeTimer = false,
+       CalleesPerformGpuOps = false, Recursive = false;
 };
 
 /// Clang's USR of \p D ("" when it has none).
