@@ -12,6 +12,7 @@
 #include "streamalloc/Driver/ParseDiagnostics.h"
 #include "streamalloc/Driver/ProjectFiles.h"
 #include "streamalloc/Driver/TemplateInstances.h"
+#include "streamalloc/Driver/WaitCost.h"
 #include "streamalloc/Model/ApiModel.h"
 #include "streamalloc/Profit/Profitability.h"
 #include "streamalloc/Transform/FileRewriter.h"
@@ -48,31 +49,6 @@ using namespace clang;
 namespace streamalloc {
 
 namespace {
-
-/// The report's note on what a host wait costs, where it may be more sync
-/// calls than the original made there: each says why it is worth its calls.
-std::string waitCost(const Wait &W, const CraResult &Cra, const FunctionAccesses &FA,
-                     size_t Calls) {
-  std::vector<std::string> Notes;
-  if (Calls > 1)
-    Notes.push_back(std::to_string(Calls) +
-                    " sync calls, one per stream or event: the ops it covers ran side by side");
-  if (waitsOnlyForWorkBeforeItsLoop(W, Cra))
-    Notes.push_back("it runs on each pass through its loop that reaches it, but the ops it "
-                    "covers were queued before the loop, so only the first such pass finds "
-                    "them pending (the others return at once); here, the host work before it "
-                    "in that pass overlaps them");
-  // The original's cudaFree synchronised the device where it ran; made
-  // stream-ordered it does not, and this wait is the one sync left for it.
-  for (unsigned Op : W.Covers)
-    if (FA.ops()[Op].Kind == GpuOpKind::Free && Cra.Ops[Op].Async) {
-      Notes.push_back("it stands in for the device-wide sync of the " + FA.ops()[Op].Callee +
-                      " on line " + std::to_string(FA.ops()[Op].Line) +
-                      ", which is stream-ordered now and no longer blocks where it runs");
-      break;
-    }
-  return llvm::join(Notes, "; ");
-}
 
 /// What the preprocessor saw in the main file (and in the other files, for
 /// the project's own included files) that the stages need.
@@ -1100,6 +1076,9 @@ private:
       return Lines;
     };
     const SourceManager &SM = Ctx.getSourceManager();
+    std::vector<const Expr *> DroppedSyncs;
+    if (!KeepsSyncs)
+      DroppedSyncs = droppedSyncCalls(Syncs, SyncDecisions);
     for (unsigned I = 0; I < Cra.Waits.size(); ++I) {
       const Wait &W = Cra.Waits[I];
       WaitReport R;
@@ -1113,7 +1092,8 @@ private:
                    : waitCost(W, Cra, FA,
                               Plan.OnlyPlannedWork && Plan.waitCoversEveryStream(I)
                                   ? 1
-                                  : Plan.WaitStreams[I].size() + Plan.WaitEvents[I].size());
+                                  : Plan.WaitStreams[I].size() + Plan.WaitEvents[I].size(),
+                              DroppedSyncs);
       Result.Report.Waits.push_back(std::move(R));
     }
     for (const ClockRead &C : Cra.ClockReads)
