@@ -34,7 +34,10 @@ bool mayJump(const Stmt *S) {
 /// it finds nothing pending (or only work queued before the loop).
 std::optional<std::string> inPlaceOfEarlierBlockingCopy(const Wait &W, const CraResult &Cra,
                                                         const FunctionAccesses &FA) {
-  if (!W.InnermostLoop || W.Covers.empty() || !W.Where.Anchor)
+  // Only a wait before a statement: at a block's or body's end, the ops
+  // before it in the text are this pass's.
+  if (!W.InnermostLoop || W.Covers.empty() || !W.Where.Anchor ||
+      W.Where.K != InsertionPoint::BeforeStmt)
     return std::nullopt;
   const SourceManager &SM = FA.function().getASTContext().getSourceManager();
   auto OffsetOf = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
@@ -71,7 +74,7 @@ std::optional<std::string> inPlaceOfEarlierBlockingCopy(const Wait &W, const Cra
 std::optional<std::string> forALoopThatRunsNoPass(const Wait &W, const CraResult &Cra,
                                                   const FunctionAccesses &FA,
                                                   llvm::ArrayRef<const Expr *> Dropped) {
-  if (W.Covers.empty() || !W.Where.Anchor)
+  if (W.Covers.empty() || !W.Where.Anchor || W.Where.K != InsertionPoint::BeforeStmt)
     return std::nullopt;
   const SourceManager &SM = FA.function().getASTContext().getSourceManager();
   auto OffsetOf = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };

@@ -39,4 +39,4 @@ int main() {
 }
 
 // REPORT: {{.*}}:24:5: cudaMemcpy: async on stream {{[0-9]+}}, waited for before line 21
-// REPORT: {{.*}}:21: wait (conflict) for line 24: h is written below (read by cudaMemcpy on line 24)
+// REPORT: {{.*}}:21: wait (conflict) for line 24: h is written below (read by cudaMemcpy on line 24); it waits for work queued on earlier passes of its loop, which the original completed with its blocking cudaMemcpy on line 24: where that copy blocked the host, this wait does instead, and on a pass before any such copy it finds nothing pending and returns at once
