@@ -176,7 +176,7 @@ private:
   }
 
   static bool cudaLibrary(const FunctionDecl *F, const SourceManager &SM) {
-    return hasNamePrefix(ApiNameGroup::GpuLibrary, F->getName()) ||
+    return (F->getIdentifier() && hasNamePrefix(ApiNameGroup::GpuLibrary, F->getName())) ||
            isGpuLibraryHeader(SM.getFilename(SM.getExpansionLoc(F->getLocation())));
   }
 
