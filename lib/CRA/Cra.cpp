@@ -307,8 +307,8 @@ private:
     W.Line = Line;
     W.InnermostLoop = LoopStack.empty() ? nullptr : LoopStack.back();
     assert((Where.K == InsertionPoint::InInactiveCode || Where.Anchor) && "a wait has a place");
-    for (unsigned Op : Covers)
-      assert(Op < R.Ops.size() && "a wait covers ops of the function");
+    assert(llvm::all_of(Covers, [&](unsigned Op) { return Op < R.Ops.size(); }) &&
+           "a wait covers ops of the function");
     for (unsigned Op : Covers)
       if (!R.Ops[Op].WaitIndex)
         R.Ops[Op].WaitIndex = R.Waits.size();
@@ -775,6 +775,8 @@ private:
 
   void trace(const Stmt *S, const PendingSet &Pending) {
     assert(S && "a state is recorded before a statement");
+    assert(llvm::all_of(Pending, [&](unsigned Op) { return Op < R.Ops.size(); }) &&
+           "a pending set holds ops of the function");
     R.States.push_back({S, lineOf(S->getBeginLoc()), Pending});
   }
 
