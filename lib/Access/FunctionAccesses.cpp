@@ -16,7 +16,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/ErrorHandling.h"
 
+#include <cassert>
 #include <functional>
 
 using namespace clang;
@@ -581,7 +583,7 @@ bool hostSideArgument(const ApiFunction &Api, CopyDirection Direction, ArgRole R
   case CopyDirection::Unknown:
     return true;
   }
-  return true;
+  llvm_unreachable("not a copy direction");
 }
 
 /// \p P without the objects only the device can touch (cudaMalloc buffers,
@@ -760,6 +762,7 @@ void FunctionAccesses::Impl::collectOps(const Stmt *S) {
       Op.HasUserStream = launchNamesStream(*Launch, Ctx);
     } else {
       Op.Api = modelledCallee(Call);
+      assert(Op.Api && "a GPU op that is not a launch is a call of a modelled API");
       Op.Kind = Op.Api->Kind == ApiKind::GpuSet ? GpuOpKind::Set : GpuOpKind::Copy;
       Op.Callee = Op.Api->Name.str();
     }
@@ -792,6 +795,8 @@ FunctionAccesses::FunctionAccesses(const FunctionDecl &F, ASTContext &Ctx,
   // also list the objects they may overlap.
   walkAccesses(*P->Pts, F.getBody(), false, nullptr, nullptr);
   P->collectOps(F.getBody());
+  for (unsigned I = 0; I < P->Ops.size(); ++I)
+    assert(P->Ops[I].Id == I && "an op's id is its index in ops()");
 }
 FunctionAccesses::~FunctionAccesses() = default;
 FunctionAccesses::FunctionAccesses(FunctionAccesses &&) = default;
@@ -802,6 +807,7 @@ const ObjectTable &FunctionAccesses::objects() const { return P->Objects; }
 const std::vector<GpuOp> &FunctionAccesses::ops() const { return P->Ops; }
 
 StmtAccesses FunctionAccesses::accessesOf(const Stmt *S, bool MayNotRun, const Stmt *Skip) const {
+  assert(S && "the accesses of a statement");
   StmtAccesses Out = walkAccesses(*P->Pts, S, MayNotRun, Skip, &P->OpIndex);
   if (Out.CallsLeftAsWritten) {
     StmtAccesses HostSide;

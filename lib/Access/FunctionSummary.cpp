@@ -136,7 +136,7 @@ bool SummaryRef::operator==(const SummaryRef &O) const {
   case Unknown:
     return true;
   }
-  return false;
+  llvm_unreachable("not a summary reference kind");
 }
 
 bool SummaryRef::operator<(const SummaryRef &O) const {
@@ -152,7 +152,7 @@ bool SummaryRef::operator<(const SummaryRef &O) const {
   case Unknown:
     return false;
   }
-  return false;
+  llvm_unreachable("not a summary reference kind");
 }
 
 bool SummaryStore::operator<(const SummaryStore &O) const {

@@ -8,6 +8,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <map>
 
@@ -271,7 +272,7 @@ private:
       return SummaryRef::path(std::move(Path));
     }
     }
-    return std::nullopt;
+    llvm_unreachable("not a summary reference kind");
   }
 };
 

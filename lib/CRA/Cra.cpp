@@ -20,6 +20,8 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <cassert>
+
 using namespace clang;
 
 namespace streamalloc {
@@ -144,8 +146,12 @@ public:
         IgnoredSyncs(IgnoredSyncs), TimerWaits(TimerWaits), Ctx(FA.function().getASTContext()),
         SM(Ctx.getSourceManager()),
         File(SM.getFileID(SM.getExpansionLoc(FA.function().getLocation()))) {
+    assert(Blocked.size() == FA.ops().size() && "a rewritability verdict per op");
+    assert((!StreamOf || StreamOf->size() == FA.ops().size()) && "a planned stream per op");
     R.Ops.resize(FA.ops().size());
     TickOf.resize(FA.ops().size());
+    for (unsigned I = 0; I < FA.ops().size(); ++I)
+      assert(FA.ops()[I].Id == I && "an op's id is its index in ops()");
     for (const GpuOp &Op : FA.ops())
       R.Ops[Op.Id].WhySync =
           Blocked[Op.Id].empty()
@@ -300,6 +306,9 @@ private:
     W.Cause = Cause;
     W.Line = Line;
     W.InnermostLoop = LoopStack.empty() ? nullptr : LoopStack.back();
+    assert((Where.K == InsertionPoint::InInactiveCode || Where.Anchor) && "a wait has a place");
+    assert(llvm::all_of(Covers, [&](unsigned Op) { return Op < R.Ops.size(); }) &&
+           "a wait covers ops of the function");
     for (unsigned Op : Covers)
       if (!R.Ops[Op].WaitIndex)
         R.Ops[Op].WaitIndex = R.Waits.size();
@@ -765,6 +774,9 @@ private:
   }
 
   void trace(const Stmt *S, const PendingSet &Pending) {
+    assert(S && "a state is recorded before a statement");
+    assert(llvm::all_of(Pending, [&](unsigned Op) { return Op < R.Ops.size(); }) &&
+           "a pending set holds ops of the function");
     R.States.push_back({S, lineOf(S->getBeginLoc()), Pending});
   }
 
@@ -932,6 +944,7 @@ private:
         R.Ops[Op].Statement = S;
         R.Ops[Op].Loops.assign(LoopStack.rbegin(), LoopStack.rend());
         TickOf[Op] = ++Clock;
+        assert(Op < R.Ops.size() && "a pending op is an op of the function");
         if (!llvm::is_contained(State, Op)) {
           State.push_back(Op);
           eraseAll(State.OrigDone, {Op}); // a new run of it
@@ -1185,7 +1198,22 @@ CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blo
                  const std::vector<unsigned> &InactiveCode,
                  const std::vector<std::optional<unsigned>> *StreamOf,
                  llvm::ArrayRef<const Expr *> IgnoredSyncs, bool TimerWaits) {
-  return CraWalker(FA, Blocked, InactiveCode, StreamOf, IgnoredSyncs, TimerWaits).run();
+  CraResult R = CraWalker(FA, Blocked, InactiveCode, StreamOf, IgnoredSyncs, TimerWaits).run();
+  assert(R.Ops.size() == FA.ops().size() && "a decision per op");
+  assert(llvm::all_of(R.Ops,
+                      [&](const OpDecision &D) {
+                        return (!D.Async || D.Statement) &&
+                               (!D.WaitIndex || *D.WaitIndex < R.Waits.size());
+                      }) &&
+         "an asynchronous op has its statement; an op's wait is one of the waits");
+  // (Only at the end: a loop analysed again from a larger head state starts
+  // from the result before the loop, whose ops are not asynchronous yet.)
+  assert(llvm::all_of(R.Waits,
+                      [&](const Wait &W) {
+                        return llvm::all_of(W.Covers, [&](unsigned Op) { return R.Ops[Op].Async; });
+                      }) &&
+         "a wait covers asynchronous ops");
+  return R;
 }
 
 namespace {
@@ -1198,6 +1226,7 @@ std::string opDescription(const GpuOp &Op) {
 } // namespace
 
 std::optional<unsigned> bodyOpenOffset(const Stmt *Owner, const Stmt *Body, const ASTContext &Ctx) {
+  assert(Owner && Body && "a single-statement body and its owner");
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Token = bodyOpenToken(Owner, Body);
   if (Token.isInvalid() || !Token.isFileID())
@@ -1206,6 +1235,7 @@ std::optional<unsigned> bodyOpenOffset(const Stmt *Owner, const Stmt *Body, cons
 }
 
 std::optional<unsigned> bodyEndOffset(const Stmt *Body, const ASTContext &Ctx) {
+  assert(Body && "a single-statement body");
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange Range = Lexer::makeFileCharRange(
       CharSourceRange::getTokenRange(Body->getSourceRange()), SM, Ctx.getLangOpts());
@@ -1229,6 +1259,7 @@ std::optional<unsigned> bodyEndOffset(const Stmt *Body, const ASTContext &Ctx) {
 std::string describeWait(const Wait &W, const FunctionAccesses &FA) {
   switch (W.Cause) {
   case WaitCause::Conflict: {
+    assert(W.ConflictOp < FA.ops().size() && "a conflict wait names an op of the function");
     const GpuOp &Op = FA.ops()[W.ConflictOp];
     if (W.ObjectName == FA.describe(UnknownObject)) {
       std::string Why = W.Detail.empty() ? "memory the analysis cannot name" : W.Detail;
@@ -1259,11 +1290,12 @@ std::string describeWait(const Wait &W, const FunctionAccesses &FA) {
     return "the original had finished these ops when it read the clock on line " +
            std::to_string(W.Line);
   }
-  return "";
+  llvm_unreachable("not a wait cause");
 }
 
 bool waitsOnlyForWorkBeforeItsLoop(const Wait &W, const CraResult &R) {
   return W.InnermostLoop && !W.Covers.empty() && llvm::none_of(W.Covers, [&](unsigned Op) {
+           assert(Op < R.Ops.size() && "a wait covers ops of its result");
            return llvm::is_contained(R.Ops[Op].Loops, W.InnermostLoop);
          });
 }
@@ -1295,8 +1327,10 @@ void CraResult::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const {
     P.Before.print(OS);
     OS << "\n";
   }
+  assert(Ops.size() == FA.ops().size() && "the result of this function's analysis");
   for (const GpuOp &Op : FA.ops()) {
     const OpDecision &D = Ops[Op.Id];
+    assert((!D.WaitIndex || *D.WaitIndex < Waits.size()) && "an op's wait is one of the waits");
     OS << "  op" << Op.Id << " line " << Op.Line << " " << Op.Callee << ": "
        << (D.Async ? "async" : "sync");
     if (!D.Async)

@@ -5,6 +5,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/Support/ErrorHandling.h"
 
 namespace streamalloc {
 
@@ -18,7 +19,7 @@ bool runsOnLegacyStream(const GpuOp &Op) {
   case GpuOpKind::Free:
     return false;
   }
-  return false;
+  llvm_unreachable("not an op kind");
 }
 
 const AccessSet &hostTouchedWhenLeft(const GpuOp &Op) {

@@ -5,6 +5,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace clang;
 
@@ -45,7 +46,7 @@ bool blocksInOriginal(const GpuOp &Op, const FunctionAccesses &FA) {
   case GpuOpKind::Free:  // cudaFree synchronises the device
     return true;
   }
-  return true;
+  llvm_unreachable("not an op kind");
 }
 
 bool statementBlocksInOriginal(const StmtAccesses &A, const FunctionAccesses &FA) {

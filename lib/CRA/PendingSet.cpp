@@ -3,6 +3,9 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
+#include <cassert>
+
 namespace streamalloc {
 
 bool mergeOps(std::vector<unsigned> &Into, const std::vector<unsigned> &From) {
@@ -21,7 +24,15 @@ std::vector<unsigned> PendingSet::done() const {
   return Ops;
 }
 
+/// Whether \p Ops names each op at most once: both parts of the lattice are sets.
+[[maybe_unused]] static bool holdsEachOpOnce(std::vector<unsigned> Ops) {
+  llvm::sort(Ops);
+  return std::adjacent_find(Ops.begin(), Ops.end()) == Ops.end();
+}
+
 bool PendingSet::join(const PendingSet &Other) {
+  assert(holdsEachOpOnce(*this) && holdsEachOpOnce(OrigDone) && holdsEachOpOnce(Other) &&
+         holdsEachOpOnce(Other.OrigDone) && "a pending set holds each op once");
   bool Grew = mergeOps(*this, Other);
   return mergeOps(OrigDone, Other.OrigDone) || Grew;
 }

@@ -17,6 +17,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <cassert>
 #include <functional>
 
 #include <map>
@@ -176,7 +177,7 @@ private:
   }
 
   static bool cudaLibrary(const FunctionDecl *F, const SourceManager &SM) {
-    return hasNamePrefix(ApiNameGroup::GpuLibrary, F->getName()) ||
+    return (F->getIdentifier() && hasNamePrefix(ApiNameGroup::GpuLibrary, F->getName())) ||
            isGpuLibraryHeader(SM.getFilename(SM.getExpansionLoc(F->getLocation())));
   }
 
@@ -525,6 +526,7 @@ std::vector<SyncDecision> decideRedundantSyncs(const std::vector<ExplicitSync> &
   std::vector<SyncDecision> Decisions;
   std::vector<const Expr *> Ignored;
   CraResult Base = Run(Ignored);
+  assert(Base.Ops.size() == FA.ops().size() && "the runner analyses this function");
   for (const ExplicitSync &S : Syncs) {
     SyncDecision D;
     // Untracked work is completed by a sync that stays and runs on every

@@ -40,6 +40,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Timer.h"
 
+#include <cassert>
 #include <map>
 #include <optional>
 #include <set>
@@ -922,6 +923,7 @@ private:
       FAOwner = std::make_unique<FunctionAccesses>(F, Ctx, Device, StreamOrdered);
       const FunctionAccesses &FA = *FAOwner;
       Blocked = Rewriter.rewritability(FA);
+      assert(Blocked.size() == FA.ops().size() && "a rewritability verdict per op");
       for (const GpuOp &Op : FA.ops()) {
         if (Blocked[Op.Id].empty() && Op.UsesTemporary)
           Blocked[Op.Id] =
@@ -1011,6 +1013,11 @@ private:
     // legacy stream, in program order.
     if (llvm::none_of(Cra.Ops, [](const OpDecision &D) { return D.Async; }))
       Device.setLeftAsWritten(&F, callCompletesEarlierWork(FA));
+    assert(Cra.Ops.size() == FA.ops().size() && Plan.StreamOf.size() == FA.ops().size() &&
+           "the final analysis and plan are for this function's ops");
+    assert(Plan.WaitStreams.size() == Cra.Waits.size() &&
+           "the final plan is bound to the final analysis's waits");
+    assert(SyncDecisions.size() == Syncs.size() && "a decision per explicit sync");
     std::vector<unsigned> WaitsNotWritten;
     if (FileBlockers.empty()) {
       // A device sync waits no longer than the plan's streams do when the

@@ -18,6 +18,9 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include <cassert>
 
 using namespace clang;
 
@@ -59,12 +62,12 @@ Engine engineOf(const GpuOp &Op, const FunctionAccesses &FA) {
     case CopyDirection::Unknown:
       return Engine::Other;
     }
-    return Engine::Other;
+    llvm_unreachable("not a copy direction");
   case GpuOpKind::Alloc:
   case GpuOpKind::Free:
     return Engine::None; // stream-ordered calls are bookkeeping, not work to overlap
   }
-  return Engine::None;
+  llvm_unreachable("not an op kind");
 }
 
 bool isHostObject(ObjectKind K) {
@@ -157,6 +160,7 @@ class HostWorkBeforeWait {
 public:
   HostWorkBeforeWait(unsigned Op, const FunctionAccesses &FA, const CraResult &Cra)
       : Op(Op), FA(FA), Cra(Cra), Ctx(FA.function().getASTContext()), Work(Ctx) {
+    assert(Op < Cra.Ops.size() && "an op of the analysed function");
     for (const Wait &W : Cra.Waits) {
       if (!llvm::is_contained(W.Covers, Op))
         continue;
@@ -261,6 +265,7 @@ class Dependencies {
 public:
   Dependencies(unsigned N, const StreamPlan &Plan) : Succ(N), Pred(N) {
     for (const Dependency &E : Plan.Edges) {
+      assert(E.From < N && E.To < N && "an edge between ops of the function");
       Succ[E.From].push_back(E.To);
       Pred[E.To].push_back(E.From);
     }
@@ -296,6 +301,8 @@ std::vector<std::string> unprofitableOps(const FunctionAccesses &FA, const CraRe
                                          const StreamPlan &Plan,
                                          const std::vector<PinDecision> &Pins) {
   const std::vector<GpuOp> &Ops = FA.ops();
+  assert(Cra.Ops.size() == Ops.size() && Plan.StreamOf.size() == Ops.size() &&
+         "the analysis and the plan are for this function's ops");
   std::vector<std::string> Why(Ops.size());
   llvm::DenseSet<ObjectId> Pinned;
   for (const PinDecision &D : Pins)
@@ -335,6 +342,7 @@ std::vector<std::string> unprofitableOps(const FunctionAccesses &FA, const CraRe
 
 std::string unprofitableFunction(const FunctionAccesses &FA, const CraResult &Cra,
                                  const StreamPlan &Plan, bool DropsSyncs) {
+  assert(Cra.Ops.size() == FA.ops().size() && "the analysis is for this function's ops");
   if (DropsSyncs || Plan.NumStreams > 1)
     return "";
   bool AnyAsync = false;

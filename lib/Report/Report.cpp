@@ -6,6 +6,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
+#include <cassert>
 #include <optional>
 #include <set>
 
@@ -73,6 +74,7 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     for (const OpReport &Op : F.Ops) {
       OS << "  " << In(Op.File) << ":" << Op.Line << ":" << Op.Column << ": " << Op.Callee;
       if (Op.Async) {
+        assert(Op.Stream && "an asynchronous op has a stream");
         OS << ": async on stream " << *Op.Stream;
         if (Op.WaitLine)
           OS << ", waited for before line " << *Op.WaitLine;

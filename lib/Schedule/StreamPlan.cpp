@@ -12,6 +12,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <cassert>
 #include <numeric>
 
 namespace streamalloc {
@@ -59,10 +60,15 @@ public:
             List.push_back(U);
           UnitObjects.push_back({U, Obj});
         }
+    // mayConflictWith() finds a unit's objects by binary search on the unit.
+    assert(llvm::is_sorted(UnitObjects,
+                           [](const auto &A, const auto &B) { return A.first < B.first; }) &&
+           "unit objects are listed by ascending unit");
   }
 
   /// The units that may conflict with unit \p To, ascending (a superset).
   std::vector<unsigned> mayConflictWith(unsigned To) const {
+    assert(To < Units && "not a unit of this function");
     auto Own =
         llvm::make_range(llvm::lower_bound(UnitObjects, std::pair<unsigned, ObjectId>(To, 0)),
                          llvm::lower_bound(UnitObjects, std::pair<unsigned, ObjectId>(To + 1, 0)));
@@ -97,6 +103,7 @@ bool shareLoop(const Unit &A, const Unit &B) {
 
 StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
                        const ScheduleOptions &Options) {
+  assert(Cra.Ops.size() == FA.ops().size() && "CRA decides every op of the function");
   StreamPlan Plan;
   Plan.StreamOf.resize(FA.ops().size());
 
@@ -109,9 +116,11 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
   };
   std::vector<Unit> Units;
   for (const GpuOp &Op : FA.ops()) {
+    assert(Op.Id < Cra.Ops.size() && "an op id indexes CRA's decisions");
     const OpDecision &D = Cra.Ops[Op.Id];
     if (!D.Async)
       continue;
+    assert(D.Statement && "an asynchronous op knows the statement that enqueues it");
     if (Units.empty() || Anchor(Units.back().Statement) != Anchor(D.Statement))
       Units.push_back({D.Statement, {}, D.Loops});
     Units.back().Ops.push_back(Op.Id);
@@ -149,6 +158,7 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
     return llvm::all_of(Units[U].Ops, [&](unsigned Op) { return FA.ops()[Op].Kind == Kind; });
   };
   auto Place = [&](unsigned U, unsigned S) {
+    assert(S < Tail.size() && "a unit goes on a stream in use");
     StreamOfUnit[U] = S;
     for (unsigned Op : Units[U].Ops)
       Plan.StreamOf[Op] = S;
@@ -202,6 +212,12 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
       Place(U, 0);
     }
   Plan.NumStreams = Tail.size();
+  assert(Plan.NumStreams <= Max && "the stream bound holds");
+  assert(llvm::all_of(FA.ops(),
+                      [&](const GpuOp &Op) {
+                        return Plan.StreamOf[Op.Id].has_value() == Cra.Ops[Op.Id].Async;
+                      }) &&
+         "every asynchronous op, and only those, has a stream");
 
   // Cross-stream waits: one candidate per consumer unit and producer unit
   // on another stream, placed before the consumer or before the outermost
@@ -298,11 +314,20 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
       Same->Events.push_back(It->second);
   }
   Plan.NumEdgeEvents = Plan.NumEvents;
+  assert(llvm::all_of(Plan.EventWaits,
+                      [&](const EventWait &W) {
+                        return W.Waiter < Plan.NumStreams &&
+                               llvm::all_of(
+                                   W.Events, [&](unsigned E) { return E < Plan.NumEdgeEvents; });
+                      }) &&
+         "a cross-stream wait is for an edge event, on a stream of the plan");
   Plan.bindWaits(Cra);
   return Plan;
 }
 
 void StreamPlan::bindWaits(const CraResult &Cra) {
+  assert(StreamOf.size() == Cra.Ops.size() && "the plan and CRA are for the same ops");
+  assert(NumEdgeEvents <= Records.size() && "the edge events are recorded");
   Records.resize(NumEdgeEvents);
   NumEvents = NumEdgeEvents;
   WaitStreams.clear();
@@ -311,6 +336,7 @@ void StreamPlan::bindWaits(const CraResult &Cra) {
   // after the same statement.
   auto EventAfter = [&](unsigned Op) {
     const clang::Stmt *Statement = Cra.Ops[Op].Statement;
+    assert(Statement && StreamOf[Op] && "a host wait's event follows an asynchronous op");
     for (const EventRecord &R : Records)
       if (R.Statement == Statement)
         return R.Event;
@@ -320,6 +346,7 @@ void StreamPlan::bindWaits(const CraResult &Cra) {
   for (const Wait &W : Cra.Waits) {
     std::vector<unsigned> Streams, Events;
     for (unsigned Op : W.Covers) {
+      assert(Op < StreamOf.size() && "a wait covers ops of this function");
       if (!StreamOf[Op])
         continue;
       if (!llvm::is_contained(W.PartialStreams, *StreamOf[Op])) {
@@ -334,6 +361,12 @@ void StreamPlan::bindWaits(const CraResult &Cra) {
     WaitStreams.push_back(std::move(Streams));
     WaitEvents.push_back(std::move(Events));
   }
+  assert(WaitStreams.size() == Cra.Waits.size() && WaitEvents.size() == Cra.Waits.size() &&
+         "one binding per CRA wait");
+  assert(Records.size() == NumEvents && "one record per event");
+  for (unsigned E = 0; E < Records.size(); ++E)
+    assert(Records[E].Event == E && Records[E].Stream < NumStreams &&
+           "records are indexed by event, on streams of the plan");
 }
 
 void StreamPlan::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const {

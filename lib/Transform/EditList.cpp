@@ -3,11 +3,13 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <cassert>
 #include <numeric>
 
 namespace streamalloc {
 
 const Edit *EditList::firstOutside(unsigned Begin, unsigned End) const {
+  assert(Begin <= End && "a text range");
   for (const Edit &E : Edits)
     if (E.Offset < Begin || E.Offset + E.Length > End || (E.Length == 0 && E.Offset == End))
       return &E;

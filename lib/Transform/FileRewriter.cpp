@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
 
+#include <cassert>
 #include <map>
 #include <optional>
 #include <set>
@@ -218,6 +219,8 @@ struct FileRewriter::Impl {
   }
 
   std::optional<unsigned> insertionOffset(const InsertionPoint &Where) const {
+    assert((Where.K == InsertionPoint::InInactiveCode || Where.Anchor) &&
+           "an insertion point names its statement");
     if (Where.K == InsertionPoint::InInactiveCode)
       return Where.Offset;
     if (Where.K == InsertionPoint::BlockEnd)
@@ -228,6 +231,7 @@ struct FileRewriter::Impl {
   }
 
   unsigned lineStart(unsigned Offset) const {
+    assert(Offset <= Buffer.size() && "an offset inside the file being edited");
     size_t NL = Buffer.rfind('\n', Offset); // looks at the bytes before Offset
     return NL == llvm::StringRef::npos ? 0 : NL + 1;
   }
@@ -335,6 +339,8 @@ struct FileRewriter::Impl {
                                        std::vector<std::pair<std::string, std::string>>> &EndWaits,
                   std::vector<std::pair<unsigned, std::string>> &Inline) {
     for (auto [Owner, Body] : Bodies) {
+      assert(bodyOpenOffset(Owner, Body, Ctx) && bodyEndOffset(Body, Ctx) &&
+             "CRA wraps only bodies that braces can go around");
       WrappedBodies.insert(Body);
       Edits.insert(*bodyOpenOffset(Owner, Body, Ctx), " {");
     }
@@ -450,6 +456,7 @@ void FileRewriter::Impl::rewriteOp(const GpuOp &Op, unsigned Stream) {
     unsigned Explicit = 0;
     for (const Expr *Arg : Config->arguments())
       Explicit += !isa<CXXDefaultArgExpr>(Arg);
+    assert(spelledOffset(Config->getRParenLoc(), nullptr) && "rewritability() checked the `>>>`");
     unsigned Close = *spelledOffset(Config->getRParenLoc(), nullptr);
     if (Explicit >= 4) {
       // An explicit null stream: replace it.
@@ -464,6 +471,9 @@ void FileRewriter::Impl::rewriteOp(const GpuOp &Op, unsigned Stream) {
     return;
   }
   const auto *Callee = cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
+  assert(spelledOffset(Callee->getLocation(), nullptr) &&
+         spelledOffset(Call->getRParenLoc(), nullptr) &&
+         "rewritability() checked the callee's and the `)`'s spelling");
   unsigned Name = *spelledOffset(Callee->getLocation(), nullptr);
   // A stream-ordered release keeps cudaFree's documented meaning for a null
   // pointer (nothing happens), which cudaFreeAsync does not document.
@@ -476,6 +486,10 @@ void FileRewriter::Impl::rewriteOp(const GpuOp &Op, unsigned Stream) {
   std::string Tail;
   llvm::SmallVector<llvm::StringRef, 4> Defaults;
   Op.Api->Defaults.split(Defaults, ',', -1, false);
+  assert((Explicit >= Op.Api->StreamArgIndex ||
+          (Explicit >= Op.Api->FirstDefaultedArg &&
+           Op.Api->StreamArgIndex - Op.Api->FirstDefaultedArg <= Defaults.size())) &&
+         "the API table gives a default for every argument left out before the stream");
   for (unsigned I = Explicit; I < Op.Api->StreamArgIndex; ++I)
     Tail += ", " + Defaults[I - Op.Api->FirstDefaultedArg].trim().str();
   Edits.insert(*spelledOffset(Call->getRParenLoc(), nullptr), Tail + ", " + streamExpr(Stream));
@@ -590,6 +604,11 @@ std::vector<unsigned> FileRewriter::misplacedWaits(const FunctionAccesses &FA,
 std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, const CraResult &Cra,
                                                 const StreamPlan &Plan) {
   P->selectFileOf(FA.function().getLocation());
+  assert(Cra.Ops.size() == FA.ops().size() && Plan.StreamOf.size() == FA.ops().size() &&
+         "the analysis, the plan and the function agree on the ops");
+  assert(Plan.WaitStreams.size() == Cra.Waits.size() &&
+         Plan.WaitEvents.size() == Cra.Waits.size() && "the plan binds every CRA wait");
+  assert(Plan.Records.size() == Plan.NumEvents && "one record per event");
   // The bodies about to be wrapped in braces can be followed by code.
   for (auto [Owner, Body] : Cra.Wrapped)
     P->WrappedBodies.insert(Body);
@@ -606,6 +625,7 @@ std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, cons
     // synchronises the whole stream instead (more than needed, never less).
     std::vector<unsigned> Streams = Plan.WaitStreams[I], Events;
     for (unsigned E : Plan.WaitEvents[I]) {
+      assert(E < Plan.NumEvents && "a host wait is for an event of the plan");
       if (!RecordAtWait[E])
         Events.push_back(E);
       else if (!llvm::is_contained(Streams, Plan.Records[E].Stream))
@@ -702,6 +722,7 @@ std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, cons
 }
 
 void FileRewriter::dropStatement(unsigned Begin, unsigned End, const std::string &Reason) {
+  assert(Begin <= End && End <= P->Buffer.size() && "a statement inside the file being edited");
   size_t NL = P->Buffer.find('\n', End);
   llvm::StringRef Rest = P->Buffer.slice(End, NL).trim();
   bool OwnLine = P->onlyBlanksBefore(Begin) && (Rest.empty() || Rest.starts_with("//"));

@@ -17,6 +17,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <cassert>
+
 using namespace clang;
 
 namespace streamalloc {
@@ -238,6 +240,7 @@ std::vector<unsigned> plainHostParameters(const FunctionDecl &F) {
 
 std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult &Cra, PinMode Mode,
                                      bool FileResetsDevice, const CostModel &Costs) {
+  assert(Cra.Ops.size() == FA.ops().size() && "the analysis is for this function's ops");
   std::vector<PinDecision> Decisions;
   ASTContext &Ctx = FA.function().getASTContext();
   const ObjectTable &Objects = FA.objects();

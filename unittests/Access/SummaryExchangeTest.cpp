@@ -19,7 +19,7 @@ const clang::FunctionDecl *declarationOf(clang::ASTUnit &AST, llvm::StringRef Na
     llvm::StringRef Name;
     const clang::FunctionDecl *Found = nullptr;
     bool VisitFunctionDecl(clang::FunctionDecl *F) {
-      if (!Found && F->getName() == Name)
+      if (!Found && F->getIdentifier() && F->getName() == Name)
         Found = F;
       return true;
     }

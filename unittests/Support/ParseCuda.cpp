@@ -30,7 +30,7 @@ const FunctionDecl *findFunction(ASTUnit &AST, llvm::StringRef Name) {
     llvm::StringRef Name;
     const FunctionDecl *Found = nullptr;
     bool VisitFunctionDecl(FunctionDecl *F) {
-      if (F->getName() == Name && F->doesThisDeclarationHaveABody())
+      if (F->getIdentifier() && F->getName() == Name && F->doesThisDeclarationHaveABody())
         Found = F;
       return true;
     }

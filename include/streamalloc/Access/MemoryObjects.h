@@ -11,6 +11,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cassert>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -57,8 +58,14 @@ public:
   ObjectTable();
   ObjectId add(ObjectKind Kind, std::string Name, unsigned Line,
                const clang::VarDecl *Var = nullptr, const clang::Expr *Site = nullptr);
-  const MemoryObject &get(ObjectId Id) const { return Objects[Id]; }
-  MemoryObject &get(ObjectId Id) { return Objects[Id]; }
+  const MemoryObject &get(ObjectId Id) const {
+    assert(Id < Objects.size() && "not an object of this table");
+    return Objects[Id];
+  }
+  MemoryObject &get(ObjectId Id) {
+    assert(Id < Objects.size() && "not an object of this table");
+    return Objects[Id];
+  }
   unsigned size() const { return Objects.size(); }
   void print(llvm::raw_ostream &OS) const;
 

@@ -34,6 +34,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cassert>
 #include <optional>
 #include <vector>
 
@@ -108,6 +109,8 @@ struct StreamPlan {
   /// Whether host wait \p I needs every stream: with OnlyPlannedWork, one
   /// cudaDeviceSynchronize is that wait.
   bool waitCoversEveryStream(unsigned I) const {
+    assert(I < WaitStreams.size() && WaitEvents.size() == WaitStreams.size() &&
+           "bindWaits() ran for the CRA wait asked about");
     return NumStreams > 1 && WaitStreams[I].size() == NumStreams && WaitEvents[I].empty();
   }
   void print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const;
