@@ -137,6 +137,16 @@ bool isNullConstant(const Expr *E, ASTContext &Ctx) {
   return E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
 }
 
+bool containsJump(const Stmt *S, bool LoopJumps) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, CXXThrowExpr>(S) ||
+      (LoopJumps && isa<BreakStmt, ContinueStmt>(S)))
+    return true;
+  return llvm::any_of(S->children(),
+                      [&](const Stmt *Child) { return containsJump(Child, LoopJumps); });
+}
+
 bool launchNamesStream(const CUDAKernelCallExpr &Launch, ASTContext &Ctx) {
   const CallExpr *Config = Launch.getConfig();
   return Config && Config->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(Config->getArg(3)) &&

@@ -37,6 +37,10 @@ std::string calleeName(const clang::CallExpr *Call);
 /// True for `0`, `NULL`, `nullptr`, `cudaStreamLegacy`-free null constants.
 bool isNullConstant(const clang::Expr *E, clang::ASTContext &Ctx);
 
+/// Whether \p S holds a jump (outside lambda bodies): return, goto, throw,
+/// and with \p LoopJumps also break and continue.
+bool containsJump(const clang::Stmt *S, bool LoopJumps = true);
+
 /// Whether a launch names a stream of its own (a fourth configuration
 /// argument that is not the legacy stream's null).
 bool launchNamesStream(const clang::CUDAKernelCallExpr &Launch, clang::ASTContext &Ctx);

@@ -52,17 +52,6 @@ void findExits(const Stmt *S, unsigned LoopDepth, unsigned BreakDepth, Exits &Ou
     findExits(Child, LoopDepth + Loop, BreakDepth + (Loop || Switch), Out);
 }
 
-bool containsJumps(const Stmt *S) {
-  if (!S || isa<LambdaExpr>(S))
-    return false;
-  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, BreakStmt, ContinueStmt, CXXThrowExpr>(S))
-    return true;
-  for (const Stmt *Child : S->children())
-    if (containsJumps(Child))
-      return true;
-  return false;
-}
-
 /// Statements whose inner ops stay synchronous: handlers of a try block may
 /// be entered from any point inside it, and the body of an OpenMP directive
 /// runs on several host threads that meet at an implicit barrier.
@@ -1181,13 +1170,13 @@ private:
     BreakStart.pop_back();
     ContinueStart.pop_back();
     Out = finishRegion(Body, {S}, std::move(Out), Start, /*Force=*/false);
-    if (containsJumps(S))
+    if (containsJump(S))
       State.join(Out);
     else
       State = std::move(Out);
     // `CHECK(cudaDeviceSynchronize())`: the body of a do-while(0) without
     // jumps runs exactly once, so a device sync at its top level runs.
-    if (A.SyncsDevice && !containsJumps(S) && syncsDevice(S, A, State))
+    if (A.SyncsDevice && !containsJump(S) && syncsDevice(S, A, State))
       State.clear();
   }
 };

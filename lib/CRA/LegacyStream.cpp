@@ -2,8 +2,9 @@
 #include "streamalloc/CRA/LegacyStream.h"
 #include "streamalloc/Access/FunctionAccesses.h"
 
+#include "../Access/AstUtil.h"
+
 #include "clang/AST/Decl.h"
-#include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/Support/ErrorHandling.h"
 
@@ -38,20 +39,6 @@ bool completesEarlierWork(const StmtAccesses &A, const FunctionAccesses &FA,
   return false;
 }
 
-namespace {
-bool mayJumpOut(const clang::Stmt *S) {
-  if (!S || llvm::isa<clang::LambdaExpr>(S))
-    return false;
-  if (llvm::isa<clang::ReturnStmt, clang::GotoStmt, clang::IndirectGotoStmt, clang::CXXThrowExpr>(
-          S))
-    return true;
-  for (const clang::Stmt *Child : S->children())
-    if (mayJumpOut(Child))
-      return true;
-  return false;
-}
-} // namespace
-
 bool callCompletesEarlierWork(const FunctionAccesses &FA) {
   const auto *Body = llvm::dyn_cast_or_null<clang::CompoundStmt>(FA.function().getBody());
   if (!Body)
@@ -60,7 +47,7 @@ bool callCompletesEarlierWork(const FunctionAccesses &FA) {
     StmtAccesses A = FA.accessesOf(S);
     if (A.SyncsDevice || completesEarlierWork(A, FA, [](unsigned) { return true; }))
       return true;
-    if (mayJumpOut(S))
+    if (containsJump(S, /*LoopJumps=*/false))
       return false;
   }
   return false;

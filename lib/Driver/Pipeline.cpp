@@ -1096,11 +1096,7 @@ private:
       R.OpLines = opLines(W.Covers);
       R.Cost = llvm::is_contained(WaitsNotWritten, I)
                    ? "the same place and calls as a wait above: written once"
-                   : waitCost(W, Cra, FA,
-                              Plan.OnlyPlannedWork && Plan.waitCoversEveryStream(I)
-                                  ? 1
-                                  : Plan.WaitStreams[I].size() + Plan.WaitEvents[I].size(),
-                              DroppedSyncs);
+                   : waitCost(W, Cra, FA, Plan.waitCalls(I), DroppedSyncs);
       Result.Report.Waits.push_back(std::move(R));
     }
     for (const ClockRead &C : Cra.ClockReads)

@@ -3,6 +3,8 @@
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/Cra.h"
 
+#include "../Access/AstUtil.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
@@ -20,12 +22,10 @@ namespace streamalloc {
 
 namespace {
 
-bool mayJump(const Stmt *S) {
-  if (!S || isa<LambdaExpr>(S))
-    return false;
-  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, CXXThrowExpr, BreakStmt, ContinueStmt>(S))
-    return true;
-  return llvm::any_of(S->children(), mayJump);
+/// The file offset of \p L's expansion in the file of \p FA's function.
+unsigned offsetIn(const FunctionAccesses &FA, SourceLocation L) {
+  const SourceManager &SM = FA.function().getASTContext().getSourceManager();
+  return SM.getFileOffset(SM.getExpansionLoc(L));
 }
 
 /// A wait in a loop for work queued on earlier passes, among it a copy (after
@@ -39,8 +39,7 @@ std::optional<std::string> inPlaceOfEarlierBlockingCopy(const Wait &W, const Cra
   if (!W.InnermostLoop || W.Covers.empty() || !W.Where.Anchor ||
       W.Where.K != InsertionPoint::BeforeStmt)
     return std::nullopt;
-  const SourceManager &SM = FA.function().getASTContext().getSourceManager();
-  auto OffsetOf = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
+  auto OffsetOf = [&](SourceLocation L) { return offsetIn(FA, L); };
   unsigned At = OffsetOf(W.Where.Anchor->getBeginLoc());
   const GpuOp *Copy = nullptr;
   bool BeforeTheLoop = false; // some of the work was queued before the loop
@@ -77,7 +76,7 @@ std::optional<std::string> forALoopThatRunsNoPass(const Wait &W, const CraResult
   if (W.Covers.empty() || !W.Where.Anchor || W.Where.K != InsertionPoint::BeforeStmt)
     return std::nullopt;
   const SourceManager &SM = FA.function().getASTContext().getSourceManager();
-  auto OffsetOf = [&](SourceLocation L) { return SM.getFileOffset(SM.getExpansionLoc(L)); };
+  auto OffsetOf = [&](SourceLocation L) { return offsetIn(FA, L); };
   unsigned LastOp = 0;
   for (unsigned Op : W.Covers)
     LastOp = std::max(LastOp, OffsetOf(FA.ops()[Op].Call->getEndLoc()));
@@ -86,12 +85,9 @@ std::optional<std::string> forALoopThatRunsNoPass(const Wait &W, const CraResult
   std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
     if (!S || Note || isa<LambdaExpr>(S))
       return;
-    const Stmt *Body = nullptr;
-    if (const auto *For = dyn_cast<ForStmt>(S))
-      Body = For->getBody();
-    else if (const auto *While = dyn_cast<WhileStmt>(S))
-      Body = While->getBody();
-    else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
+    // A do-while runs its body at least once: no case without a pass.
+    const Stmt *Body = isa<DoStmt>(S) ? nullptr : loopBody(S);
+    if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
       Body = Range->getBody();
     const auto *Block = dyn_cast_or_null<CompoundStmt>(Body);
     if (Block && OffsetOf(S->getBeginLoc()) > LastOp && OffsetOf(S->getEndLoc()) < At) {
@@ -106,7 +102,7 @@ std::optional<std::string> forALoopThatRunsNoPass(const Wait &W, const CraResult
                  "the loop runs none";
           return;
         }
-        if (mayJump(Part))
+        if (containsJump(Part))
           break;
       }
     }

@@ -633,8 +633,7 @@ std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, cons
     }
     llvm::sort(Streams);
     std::vector<std::string> Calls;
-    if (Plan.OnlyPlannedWork && Streams.size() > 1 && Streams.size() == Plan.NumStreams &&
-        Events.empty())
+    if (Plan.waitIsOneDeviceSync(Streams.size(), Events.size()))
       return std::vector<std::string>{callStatement(ApiId::cudaDeviceSynchronize, {})};
     for (unsigned Stream : Streams)
       Calls.push_back(callStatement(ApiId::cudaStreamSynchronize, {streamExpr(Stream)}));

@@ -106,12 +106,18 @@ struct StreamPlan {
   /// pending ops a wait covers entirely is synchronised; on a partial stream
   /// the wait is for an event recorded after each covered op's statement.
   void bindWaits(const CraResult &Cra);
-  /// Whether host wait \p I needs every stream: with OnlyPlannedWork, one
-  /// cudaDeviceSynchronize is that wait.
-  bool waitCoversEveryStream(unsigned I) const {
+  /// Whether a host wait for \p Streams whole streams and \p Events events
+  /// is one cudaDeviceSynchronize: it needs every stream, and nothing else
+  /// may hold work (OnlyPlannedWork).
+  bool waitIsOneDeviceSync(size_t Streams, size_t Events) const {
+    return OnlyPlannedWork && NumStreams > 1 && Streams == NumStreams && Events == 0;
+  }
+  /// The sync calls host wait \p I makes.
+  size_t waitCalls(unsigned I) const {
     assert(I < WaitStreams.size() && WaitEvents.size() == WaitStreams.size() &&
            "bindWaits() ran for the CRA wait asked about");
-    return NumStreams > 1 && WaitStreams[I].size() == NumStreams && WaitEvents[I].empty();
+    size_t Streams = WaitStreams[I].size(), Events = WaitEvents[I].size();
+    return waitIsOneDeviceSync(Streams, Events) ? 1 : Streams + Events;
   }
   void print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const;
   /// The dependency graph as a Graphviz subgraph (one cluster per function).
