@@ -76,6 +76,19 @@ private:
     Out.Host.add(UnknownObject, Mode);
   }
   void add(const Pointees &Pt, uint8_t Mode) { Pts.addAccess(Out.Host, Pt, Mode, Out.UnknownWhy); }
+  /// \p What ends the program here. On a path that may not run (the error
+  /// branch of a CHECK macro) that abandons pending GPU work just as a CUDA
+  /// error does; an unconditional end waits for everything. It still flushes
+  /// the program's output, which a pending kernel that prints must reach
+  /// first.
+  void endProgram(const std::string &What) {
+    if (Conditional == 0 && !MayNotRun) {
+      Out.MayBlock = true; // the program's end: nothing may be left running
+      unknown(What + " ends the program");
+    } else {
+      Out.Host.add(OutputObject, WriteAccess);
+    }
+  }
   /// A throw in `main` outside any try block and lambda: no handler can
   /// catch it, so the program ends (std::terminate).
   bool endsTheProgram(const CXXThrowExpr &Throw) const {
@@ -206,13 +219,7 @@ void AccessWalker::visit(const Stmt *S, uint8_t Mode) {
     // No handler anywhere: std::terminate ends the program, as an exit does.
     for (const Stmt *Child : S->children())
       visit(Child, ReadAccess);
-    if (Conditional == 0 && !MayNotRun) {
-      Out.MayBlock = true;
-      unknown("an exception no handler catches ends the program");
-    } else {
-      Out.Host.add(OutputObject, WriteAccess);
-    }
-    return;
+    return endProgram("an exception no handler catches");
   }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
     return visitConstruct(CE, nullptr);
@@ -515,16 +522,7 @@ void AccessWalker::visitApiCall(const CallSite &C, const ApiFunction &Api) {
     Out.MaySync = true;
     break;
   case ApiKind::ProgramExit:
-    // Ending the program on a path that may not run (the error branch of a
-    // CHECK macro) abandons pending GPU work just as a CUDA error does; an
-    // unconditional exit waits for everything.
-    // It still flushes the program's output, which a pending kernel that
-    // prints must reach first.
-    if (Conditional == 0 && !MayNotRun) {
-      Out.MayBlock = true; // the program's end: nothing may be left running
-      unknown("`" + Api.Name.str() + "` ends the program");
-    } else
-      Out.Host.add(OutputObject, WriteAccess);
+    endProgram("`" + Api.Name.str() + "`");
     break;
   case ApiKind::DeviceReset:
     Out.ResetsDevice = true;
