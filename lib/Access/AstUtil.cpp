@@ -147,6 +147,34 @@ bool containsJump(const Stmt *S, bool LoopJumps) {
                       [&](const Stmt *Child) { return containsJump(Child, LoopJumps); });
 }
 
+const ApiFunction *ownStreamOpApi(const CallExpr *Call) {
+  const ApiFunction *Api = modelledCallee(Call);
+  if (!Api || !Api->has(ApiCap::EnqueuesOnStream))
+    return nullptr;
+  const ApiFunction *Sync = synchronousFormOf(*Api);
+  if (!Sync || Sync->StreamArgIndex >= Call->getNumArgs())
+    return nullptr;
+  const Expr *Stream = Call->getArg(Sync->StreamArgIndex);
+  if (isa<CXXDefaultArgExpr>(Stream) ||
+      isNullConstant(Stream, Call->getDirectCallee()->getASTContext()))
+    return nullptr;
+  return Sync;
+}
+
+const ApiFunction *gpuOpApi(const CallExpr *Call) {
+  if (const ApiFunction *Api = modelledCallee(Call); Api && Api->isGpuOp())
+    return Api;
+  return ownStreamOpApi(Call);
+}
+
+const Expr *ownStreamArgument(const Expr *Op, ASTContext &Ctx) {
+  if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Op))
+    return launchNamesStream(*Launch, Ctx) ? Launch->getConfig()->getArg(3) : nullptr;
+  const auto *Call = dyn_cast<CallExpr>(Op);
+  const ApiFunction *Sync = Call ? ownStreamOpApi(Call) : nullptr;
+  return Sync ? Call->getArg(Sync->StreamArgIndex) : nullptr;
+}
+
 bool launchNamesStream(const CUDAKernelCallExpr &Launch, ASTContext &Ctx) {
   const CallExpr *Config = Launch.getConfig();
   return Config && Config->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(Config->getArg(3)) &&

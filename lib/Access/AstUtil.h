@@ -41,6 +41,20 @@ bool isNullConstant(const clang::Expr *E, clang::ASTContext &Ctx);
 /// and with \p LoopJumps also break and continue.
 bool containsJump(const clang::Stmt *S, bool LoopJumps = true);
 
+/// For a call of an asynchronous copy or fill (cudaMemcpyAsync, ...) that
+/// passes a stream other than the legacy one: the row of its synchronous form,
+/// which models it as a GPU op left on that stream (ApiModel.def).
+const ApiFunction *ownStreamOpApi(const clang::CallExpr *Call);
+
+/// The row that models \p Call as a GPU op: a copy or fill, or a call of
+/// ownStreamOpApi(); null for anything else.
+const ApiFunction *gpuOpApi(const clang::CallExpr *Call);
+
+/// The stream argument of an op the program put on a stream of its own (a
+/// launch's fourth configuration argument, an asynchronous call's stream),
+/// or null.
+const clang::Expr *ownStreamArgument(const clang::Expr *Op, clang::ASTContext &Ctx);
+
 /// Whether a launch names a stream of its own (a fourth configuration
 /// argument that is not the legacy stream's null).
 bool launchNamesStream(const clang::CUDAKernelCallExpr &Launch, clang::ASTContext &Ctx);

@@ -335,6 +335,10 @@ void AccessWalker::visitCall(const CallExpr *Call) {
     for (const Expr *Arg : C.Args)
       visit(Arg, ReadAccess);
   };
+  // A copy or fill on a stream of the program's own is a GPU op, modelled
+  // with its synchronous form's row.
+  if (const ApiFunction *Own = Target.Api ? ownStreamOpApi(Call) : nullptr)
+    return visitApiCall(C, *Own);
   if (Target.Api)
     return visitApiCall(C, *Target.Api);
   if (Target.Def) {
@@ -520,6 +524,8 @@ void AccessWalker::visitApiCall(const CallSite &C, const ApiFunction &Api) {
     break;
   case ApiKind::OtherSync:
     Out.MaySync = true;
+    if (Conditional == 0 && Api.Id == ApiId::cudaStreamSynchronize)
+      Out.StreamSyncCalls.push_back(C.Site);
     break;
   case ApiKind::ProgramExit:
     endProgram("`" + Api.Name.str() + "`");
@@ -546,8 +552,7 @@ bool isGpuOpCall(const Stmt *S) {
   if (isa<CUDAKernelCallExpr>(S))
     return true;
   const auto *Call = dyn_cast<CallExpr>(S);
-  const ApiFunction *Api = Call ? modelledCallee(Call) : nullptr;
-  return Api && Api->isGpuOp();
+  return Call && gpuOpApi(Call);
 }
 
 namespace {
@@ -634,7 +639,7 @@ OpEffects opEffects(PointsTo &Pts, const Expr *E) {
     return Op;
   }
   const auto *Call = cast<CallExpr>(E);
-  const ApiFunction &Api = *modelledCallee(Call);
+  const ApiFunction &Api = *gpuOpApi(Call);
   CopyDirection Direction = copyDirectionOf(Api, *Call);
   for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
     const Expr *Arg = Call->getArg(I);
@@ -759,10 +764,11 @@ void FunctionAccesses::Impl::collectOps(const Stmt *S) {
       Op.Callee = Kernel ? Kernel->getNameAsString() : "<kernel pointer>";
       Op.HasUserStream = launchNamesStream(*Launch, Ctx);
     } else {
-      Op.Api = modelledCallee(Call);
+      Op.Api = gpuOpApi(Call);
       assert(Op.Api && "a GPU op that is not a launch is a call of a modelled API");
       Op.Kind = Op.Api->Kind == ApiKind::GpuSet ? GpuOpKind::Set : GpuOpKind::Copy;
-      Op.Callee = Op.Api->Name.str();
+      Op.Callee = modelledCallee(Call)->Name.str(); // as written: cudaMemcpyAsync
+      Op.HasUserStream = ownStreamOpApi(Call) != nullptr;
     }
     OpIndex[Call] = Ops.size();
     Ops.push_back(std::move(Op));

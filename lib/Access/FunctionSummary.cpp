@@ -580,9 +580,10 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
       if (DeviceWhy.empty() && E.Effects.touchesUnknown())
         DeviceWhy = E.UnknownWhy;
       DeviceSet.addAll(E.Effects);
-      const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S);
-      DeviceHostSideSet.addAll(Launch && launchNamesStream(*Launch, Ctx) ? E.Effects
-                                                                         : E.HostSideEffects);
+      // An op on a stream of the program's own is not ordered by the legacy
+      // stream: all it touches counts.
+      DeviceHostSideSet.addAll(ownStreamArgument(cast<Expr>(S), Ctx) ? E.Effects
+                                                                     : E.HostSideEffects);
     });
   }
 

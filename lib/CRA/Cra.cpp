@@ -3,6 +3,7 @@
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/LegacyStream.h"
 #include "streamalloc/CRA/OriginalCompletion.h"
+#include "streamalloc/CRA/OwnStreams.h"
 #include "streamalloc/CRA/PendingSet.h"
 
 #include "../Access/AstUtil.h"
@@ -21,6 +22,7 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include <cassert>
+#include <set>
 
 using namespace clang;
 
@@ -141,6 +143,11 @@ public:
     TickOf.resize(FA.ops().size());
     for (unsigned I = 0; I < FA.ops().size(); ++I)
       assert(FA.ops()[I].Id == I && "an op's id is its index in ops()");
+    KeyOf.resize(FA.ops().size());
+    for (const GpuOp &Op : FA.ops())
+      if (Op.HasUserStream)
+        KeyOf[Op.Id] = ownStreamKey(ownStreamOf(Op.Call, FA.function().getASTContext()),
+                                    FA.function(), FA.function().getASTContext());
     for (const GpuOp &Op : FA.ops())
       R.Ops[Op.Id].WhySync =
           Blocked[Op.Id].empty()
@@ -156,6 +163,9 @@ public:
       return std::move(R);
     IsMain = FA.function().isMain();
     PendingSet Pending = processRegion(Body, {}, /*MayNotRun=*/false);
+    for (const GpuOp &Op : FA.ops())
+      if (Op.HasUserStream && !Enqueued.count(Op.Id))
+        R.UnmodelledOwnStreamOps.push_back(Op.Id);
     if (!Pending.empty())
       addWait({InsertionPoint::BlockEnd, Body}, Pending, WaitCause::FunctionEnd,
               lineOf(Body->getRBracLoc()));
@@ -177,6 +187,32 @@ private:
   FileID File; ///< the file that holds the function (the offsets of InactiveCode)
   CraResult R;
   bool IsMain = false;
+  /// Ops on the program's own streams the analysis saw enqueued.
+  std::set<unsigned> Enqueued;
+  /// Per op on a stream of the program's own: its stream's name, if fixed
+  /// (OwnStreams.h).
+  std::vector<std::string> KeyOf;
+
+  /// After the program's own cudaStreamSynchronize() calls of \p A: the ops
+  /// on the streams they name are complete.
+  void syncOwnStreams(const StmtAccesses &A, PendingSet &State) const {
+    for (const Expr *Call : A.StreamSyncCalls) {
+      const auto *C = cast<CallExpr>(Call);
+      if (C->getNumArgs() == 0)
+        continue;
+      std::string Key = ownStreamKey(C->getArg(0), FA.function(), FA.function().getASTContext());
+      if (Key.empty())
+        continue;
+      std::vector<unsigned> Done;
+      for (unsigned Op : State.everything())
+        if (KeyOf[Op] == Key)
+          Done.push_back(Op);
+      eraseAll(State, Done);
+      eraseAll(State.OrigDone, Done);
+      eraseAll(State.OwnStream, Done);
+      eraseAll(State.OwnOrdered, Done);
+    }
+  }
 
   /// Whether \p S completes all device work: one of its unconditional
   /// device-sync calls is not ignored. Records the sync point.
@@ -356,12 +392,107 @@ private:
 
   /// A wait before \p S for what \p State holds (only the conflicting ops'
   /// streams, given \p Conflicting and a stream plan).
-  void waitBefore(std::vector<unsigned> &State, const Stmt *S, WaitCause Cause, Wait W = {},
+  void waitBefore(PendingSet &State, const Stmt *S, WaitCause Cause, Wait W = {},
                   const std::vector<unsigned> &Conflicting = {}) {
     std::vector<unsigned> Covered = coveredBy(State, Conflicting, W.PartialStreams);
+    // Work on the program's own streams is waited for with the device.
+    bool Device = llvm::any_of(Covered, [&](unsigned Op) { return FA.ops()[Op].HasUserStream; }) ||
+                  llvm::any_of(Conflicting, [&](unsigned Op) {
+                    return llvm::is_contained(State.OwnStream, Op);
+                  });
+    if (Device) {
+      Covered = State.everything();
+      W.PartialStreams.clear();
+    }
     addWait({InsertionPoint::BeforeStmt, S}, Covered, Cause, lineOf(S->getBeginLoc()), std::move(W),
             enqueuedHere(Covered));
-    eraseAll(State, Covered);
+    if (Device)
+      State.clear();
+    else
+      eraseAll(State, Covered);
+  }
+
+  /// After a wait for every op of \p State but those held apart: it is one
+  /// device sync (and completes those too) when it covers work on the
+  /// program's own streams.
+  void clearWaitedFor(PendingSet &State) const {
+    if (llvm::any_of(State, [&](unsigned Op) { return FA.ops()[Op].HasUserStream; })) {
+      State.clear();
+      return;
+    }
+    std::vector<unsigned> Own = std::move(State.OwnStream), Ordered = std::move(State.OwnOrdered);
+    State.clear();
+    State.OwnStream = std::move(Own);
+    State.OwnOrdered = std::move(Ordered);
+  }
+
+  /// Drops the ops on the tool's streams from \p State: a call left on the
+  /// legacy stream ran after all of them. Work on the program's own streams
+  /// may be on a non-blocking stream, which that call does not wait for.
+  void clearToolStreams(PendingSet &State) const {
+    std::vector<unsigned> Tool;
+    llvm::copy_if(State, std::back_inserter(Tool),
+                  [&](unsigned Op) { return !FA.ops()[Op].HasUserStream; });
+    eraseAll(State, Tool);
+    eraseAll(State.OrigDone, Tool);
+  }
+
+  /// Whether statement \p A, which blocks in the original, may not block the
+  /// same way in the output: an op made asynchronous there blocked, a device
+  /// sync of it is dropped, a callee's GPU ops may have been made
+  /// asynchronous, or it runs code the analysis cannot see. (A sync of the
+  /// program's own, a call left as written and a host call do the same in both.)
+  bool blockingChanges(const StmtAccesses &A, llvm::ArrayRef<unsigned> Async, bool Inside) const {
+    return Inside || A.CalleesPerformGpuOps || A.Host.touchesUnknown() ||
+           llvm::any_of(Async, [&](unsigned Op) { return blocksInOriginal(FA.ops()[Op], FA); }) ||
+           llvm::any_of(A.SyncCalls,
+                        [&](const Expr *Call) { return llvm::is_contained(IgnoredSyncs, Call); });
+  }
+
+  /// The order the legacy stream gave ops on the program's own streams in
+  /// the original and the output does not: an op made asynchronous
+  /// (\p Async) that conflicts with one of them pending, and an op of the
+  /// program's own in \p A that conflicts with an op pending on the tool's
+  /// streams, or with one of them that a moved legacy-stream op ordered
+  /// before it. Returns the wait the statement needs, with every such op in
+  /// \p Conflicting.
+  std::optional<Wait> ownStreamOrder(const StmtAccesses &A, llvm::ArrayRef<unsigned> Async,
+                                     const PendingSet &State,
+                                     std::vector<unsigned> &Conflicting) const {
+    Conflicting.clear();
+    std::optional<Wait> First;
+    auto Check = [&](const std::vector<unsigned> &Pending, unsigned Later) {
+      const AccessSet &Effects = FA.ops()[Later].Effects;
+      if (std::optional<Wait> W = conflict(Pending, Effects, "", &Conflicting); W && !First) {
+        W->OrderedOp = Later;
+        First = std::move(W);
+      }
+    };
+    std::vector<unsigned> Own, Tool;
+    for (unsigned Op : State)
+      (FA.ops()[Op].HasUserStream ? Own : Tool).push_back(Op);
+    mergeOps(Own, State.OwnStream);
+    for (unsigned Op : Async)
+      Check(Own, Op);
+    for (unsigned Op : A.Ops)
+      if (FA.ops()[Op].HasUserStream) {
+        Check(Tool, Op);
+        // Ops on one stream of the program's own stay in order by themselves;
+        // those on others were ordered before this one by a legacy-stream op
+        // the output moved, or by a blocking call it changed.
+        std::vector<unsigned> OtherStreams;
+        auto Other = [&](unsigned Before) {
+          return KeyOf[Before].empty() || KeyOf[Before] != KeyOf[Op];
+        };
+        llvm::copy_if(State.OwnOrdered, std::back_inserter(OtherStreams), Other);
+        for (unsigned Before : State)
+          if (FA.ops()[Before].HasUserStream && Other(Before))
+            OtherStreams.push_back(Before);
+        Check(OtherStreams, Op);
+      }
+    llvm::sort(Conflicting);
+    Conflicting.erase(llvm::unique(Conflicting), Conflicting.end());
+    return First;
   }
 
   /// At a clock read (--timers=keep), the ops the original had completed
@@ -703,6 +834,10 @@ private:
       addWait(endOf(Body), Left, WaitCause::BlockEnd, endLine(Body));
     PendingSet Done;
     Done.OrigDone = std::move(Left.OrigDone);
+    Done.OwnStream = std::move(Left.OwnStream);
+    Done.OwnOrdered = std::move(Left.OwnOrdered);
+    if (llvm::any_of(Left, [&](unsigned Op) { return FA.ops()[Op].HasUserStream; }))
+      Done.OwnStream.clear(); // the body's wait at its end is a device sync
     return Done;
   }
 
@@ -902,12 +1037,16 @@ private:
       bool Blocks = statementBlocksInOriginal(A, FA) || Inside; // inactive code may sync
       if (Blocks)
         State.originalBlocks();
+      if (Blocks && blockingChanges(A, Async, Inside.has_value()))
+        State.ownStreamsBlocked();
       if (A.ReadsTimer)
         waitForTimer(State, S);
       std::vector<unsigned> Conflicting;
       if (std::optional<Wait> W =
               statementConflict(S, A, Async, MayNotRun, Blocks && !Inside ? &DoneBefore : nullptr,
                                 State, Conflicting))
+        waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
+      if (std::optional<Wait> W = ownStreamOrder(A, Async, State, Conflicting))
         waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
       // A conflict wait covers only the conflicting ops' streams: a jump out of
       // the function or block still waits for the rest.
@@ -925,8 +1064,19 @@ private:
       // main without it is fine (the driver frees everything at exit).
       if (A.ResetsDevice || (IsMain && isa<ReturnStmt>(S) && !ErrorReturn))
         R.Releases.push_back({InsertionPoint::BeforeStmt, S});
-      if (syncsDevice(S, A, State) || completesEarlier(A, Async))
+      syncOwnStreams(A, State);
+      if (syncsDevice(S, A, State))
         State.clear();
+      else if (completesEarlier(A, Async))
+        clearToolStreams(State);
+      if (!Async.empty())
+        State.legacyOrderLost();
+      for (unsigned Op : A.Ops)
+        if (FA.ops()[Op].HasUserStream && !Jump) {
+          TickOf[Op] = ++Clock;
+          State.enqueueOwnStream(Op);
+          Enqueued.insert(Op);
+        }
       for (unsigned Op : Async) {
         R.Ops[Op].Async = true;
         R.Ops[Op].WhySync.clear();
@@ -950,7 +1100,7 @@ private:
     // anything: everything pending is waited for before them.
     if (Destroys && !State.empty()) {
       addWait(endOf(Region), State, WaitCause::BlockEnd, endLine(Region));
-      State.clear();
+      clearWaitedFor(State);
     }
     return State;
   }
@@ -1128,8 +1278,10 @@ private:
       if (!Part)
         continue;
       StmtAccesses PA = FA.accessesOf(Part, MayNotRun);
-      if (syncsDevice(Part, PA, State) || completesEarlier(PA, {}))
+      if (syncsDevice(Part, PA, State))
         State.clear();
+      else if (completesEarlier(PA, {}))
+        clearToolStreams(State);
     }
 
     if (const auto *If = dyn_cast<IfStmt>(S)) {
@@ -1199,9 +1351,11 @@ CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blo
   // from the result before the loop, whose ops are not asynchronous yet.)
   assert(llvm::all_of(R.Waits,
                       [&](const Wait &W) {
-                        return llvm::all_of(W.Covers, [&](unsigned Op) { return R.Ops[Op].Async; });
+                        return llvm::all_of(W.Covers, [&](unsigned Op) {
+                          return R.Ops[Op].Async || FA.ops()[Op].HasUserStream;
+                        });
                       }) &&
-         "a wait covers asynchronous ops");
+         "a wait covers asynchronous ops and ops on the program's own streams");
   return R;
 }
 
@@ -1258,6 +1412,13 @@ std::string describeWait(const Wait &W, const FunctionAccesses &FA) {
     for (auto [Obj, Mode] : Op.Effects.entries())
       if (FA.describe(Obj) == W.ObjectName && (Mode & WriteAccess))
         OpWrites = true;
+    if (W.OrderedOp) {
+      const GpuOp &Later = FA.ops()[*W.OrderedOp];
+      std::string Name =
+          Later.Kind == GpuOpKind::Launch ? "kernel `" + Later.Callee + "`" : Later.Callee;
+      return Name + " below uses " + W.ObjectName + " after " + opDescription(Op) +
+             ", on another stream; the legacy default stream ordered them in the original";
+    }
     return W.ObjectName + (W.HostWrites ? " is written below (" : " is read below (") +
            (OpWrites ? "written by " : "read by ") + opDescription(Op) + ")";
   }

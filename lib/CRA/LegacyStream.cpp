@@ -24,7 +24,9 @@ bool runsOnLegacyStream(const GpuOp &Op) {
 }
 
 const AccessSet &hostTouchedWhenLeft(const GpuOp &Op) {
-  return runsOnLegacyStream(Op) ? Op.HostSideEffects : Op.Effects;
+  // An op on a stream of the program's own runs in that stream's order; CRA
+  // orders it with the other GPU work itself (PendingSet::OwnStream).
+  return runsOnLegacyStream(Op) || Op.HasUserStream ? Op.HostSideEffects : Op.Effects;
 }
 
 bool completesEarlierWork(const GpuOp &Op) {

@@ -30,11 +30,48 @@ std::vector<unsigned> PendingSet::done() const {
   return std::adjacent_find(Ops.begin(), Ops.end()) == Ops.end();
 }
 
+void PendingSet::ownStreamsBlocked() {
+  mergeOps(*this, OwnStream);
+  mergeOps(OrigDone, OwnStream);
+  OwnStream.clear();
+  OwnOrdered.clear();
+}
+
+void PendingSet::enqueueOwnStream(unsigned Op) {
+  if (llvm::is_contained(*this, Op))
+    return; // pending from an earlier run, already waited for like the tool's
+  if (!llvm::is_contained(OwnStream, Op))
+    OwnStream.push_back(Op);
+  // A new run: the original has ordered nothing after it yet.
+  OwnOrdered.erase(std::remove(OwnOrdered.begin(), OwnOrdered.end(), Op), OwnOrdered.end());
+}
+
+std::vector<unsigned> PendingSet::everything() const {
+  std::vector<unsigned> All = *this;
+  mergeOps(All, OwnStream);
+  return All;
+}
+
 bool PendingSet::join(const PendingSet &Other) {
   assert(holdsEachOpOnce(*this) && holdsEachOpOnce(OrigDone) && holdsEachOpOnce(Other) &&
          holdsEachOpOnce(Other.OrigDone) && "a pending set holds each op once");
   bool Grew = mergeOps(*this, Other);
-  return mergeOps(OrigDone, Other.OrigDone) || Grew;
+  Grew |= mergeOps(OrigDone, Other.OrigDone);
+  // An op pending among the tool's on one path is treated so on both.
+  auto InMain = [&](unsigned Op) { return llvm::is_contained(*this, Op); };
+  OwnStream.erase(llvm::remove_if(OwnStream, InMain), OwnStream.end());
+  OwnOrdered.erase(llvm::remove_if(OwnOrdered, InMain), OwnOrdered.end());
+  for (unsigned Op : Other.OwnStream)
+    if (!InMain(Op) && !llvm::is_contained(OwnStream, Op)) {
+      OwnStream.push_back(Op);
+      Grew = true;
+    }
+  for (unsigned Op : Other.OwnOrdered)
+    if (!InMain(Op) && !llvm::is_contained(OwnOrdered, Op)) {
+      OwnOrdered.push_back(Op);
+      Grew = true;
+    }
+  return Grew;
 }
 
 void PendingSet::print(llvm::raw_ostream &OS) const {
@@ -48,6 +85,14 @@ void PendingSet::print(llvm::raw_ostream &OS) const {
   if (std::vector<unsigned> Done = done(); !Done.empty()) {
     OS << ", done in the original ";
     List(Done);
+  }
+  if (!OwnStream.empty()) {
+    OS << ", on the program's own streams ";
+    List(OwnStream);
+  }
+  if (!OwnOrdered.empty()) {
+    OS << ", ordered before later work in the original ";
+    List(OwnOrdered);
   }
 }
 

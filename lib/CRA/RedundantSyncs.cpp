@@ -144,7 +144,8 @@ private:
       } else if (std::optional<std::string> Why = untrackedCall(Call)) {
         Sites.push_back({offsetOf(Call->getBeginLoc()), InLambda > 0, *Why});
         Sites.back().HostToDeviceCopy = llvm::any_of(FA.ops(), [&](const GpuOp &Op) {
-          return Op.Call == Call && copyDirectionOf(Op) == CopyDirection::HostToDevice;
+          return Op.Call == Call && !Op.HasUserStream &&
+                 copyDirectionOf(Op) == CopyDirection::HostToDevice;
         });
       }
     } else if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
@@ -189,6 +190,8 @@ private:
       if (Op.Call == Call) {
         if (Cra.Ops[Op.Id].Async || completesEarlierWork(Op))
           return std::nullopt;
+        if (Op.HasUserStream)
+          return Op.Callee + At + " runs on a stream of the program's own";
         return (Op.Kind == GpuOpKind::Launch ? "kernel `" + Op.Callee + "`" : Op.Callee) + At +
                " stays on the legacy default stream, where the tool does not track it";
       }

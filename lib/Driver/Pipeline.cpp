@@ -4,6 +4,7 @@
 #include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/CRA/LegacyStream.h"
+#include "streamalloc/CRA/OwnStreams.h"
 #include "streamalloc/CRA/RedundantSyncs.h"
 #include "streamalloc/Driver/CompileCommands.h"
 #include "streamalloc/Driver/CrossTu.h"
@@ -186,6 +187,13 @@ public:
   std::map<FileID, unsigned> OpsLeftIn; ///< GPU ops in host code of LeftAsWritten
   std::vector<std::string> Blockers;
   std::vector<std::pair<const Expr *, const FunctionDecl *>> OpsInTemplates;
+  /// Functions that put ops on streams of the program's own.
+  std::set<const FunctionDecl *> OwnStreamFunctions;
+
+  void block(std::string Why) {
+    if (!llvm::is_contained(Blockers, Why))
+      Blockers.push_back(std::move(Why));
+  }
   bool CallsDeviceReset = false;
   bool QueriesMemory = false; ///< calls cudaMemGetInfo
 
@@ -227,8 +235,10 @@ public:
           ", " + At;
     std::string Name = spelledCallee(Call);
     // A launch's stream is an argument of its configuration call; name the kernel.
-    if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call))
+    if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call)) {
       KernelOfConfig[Launch->getConfig()] = Name;
+      LaunchOfConfig[Launch->getConfig()] = Launch;
+    }
     if (auto It = KernelOfConfig.find(Call); It != KernelOfConfig.end())
       Name = It->second;
     const ApiFunction *Api = Name.empty() ? nullptr : lookupApi(Name);
@@ -240,7 +250,8 @@ public:
     if (Api && Api->has(ApiCap::QueriesFreeMemory))
       QueriesMemory = true;
     if (Api && Api->Kind == ApiKind::UserStreams)
-      block(At + "`" + Api->Name.str() + "`: the program manages its own streams");
+      block(At + "`" + Api->Name.str() +
+            "` puts work on the program's own streams in a way the tool does not model");
     if (Api && Api->Kind == ApiKind::DeviceSelect) {
       const auto *Lit = dyn_cast<IntegerLiteral>(Call->getArg(0)->IgnoreParenImpCasts());
       if (!Lit || Lit->getValue() != 0)
@@ -248,7 +259,27 @@ public:
               "` selects a device other than a literal 0, and the "
               "stream pool belongs to one device");
     }
-    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    // A launch (its configuration call) or an asynchronous copy or fill on a
+    // stream of the program's own is an op CRA models (OwnStreams.h); a
+    // stream's sync, query, event record or destruction orders nothing the
+    // tool relies on; anything else given such a stream may enqueue work the
+    // analysis does not see.
+    const Expr *OwnOp = nullptr;
+    if (auto It = LaunchOfConfig.find(Call); It != LaunchOfConfig.end())
+      OwnOp = ownStreamOf(It->second, Ctx) ? It->second : nullptr;
+    else if (ownStreamOf(Call, Ctx))
+      OwnOp = Call;
+    bool StreamNeutral = Api && (Api->Kind == ApiKind::OtherSync || Api->Kind == ApiKind::Pure ||
+                                 (Api->Kind == ApiKind::Host && Api->CudaRuntime));
+    if (OwnOp) {
+      if (!Stack.empty() && isAnalysedHostFunction(Stack.back(), SM, Files))
+        OwnStreamFunctions.insert(Stack.back());
+      else
+        block(At + "`" + (Name.empty() ? "call" : Name) +
+              "` runs on a stream of the program's own inside a template or a lambda, where "
+              "the tool does not model it");
+    }
+    for (unsigned I = 0; I < Call->getNumArgs() && !OwnOp && !StreamNeutral; ++I) {
       const Expr *Arg = Call->getArg(I);
       if (isa<CXXDefaultArgExpr>(Arg) || !isStream(Arg))
         continue;
@@ -278,6 +309,7 @@ private:
   const std::set<FileID> &Files, &LeftAsWritten;
   std::vector<const FunctionDecl *> Stack;
   llvm::DenseMap<const CallExpr *, std::string> KernelOfConfig;
+  llvm::DenseMap<const CallExpr *, const CUDAKernelCallExpr *> LaunchOfConfig;
 
   template <typename Fn> bool traverseFunction(const FunctionDecl *F, Fn Traverse) {
     if (F && isAnalysedHostFunction(F, SM, Files) && F->isThisDeclarationADefinition())
@@ -301,11 +333,6 @@ private:
       if (isApiSymbol(TT->getDecl()->getName(), ApiSymbol::cudaStream_t))
         return true;
     return false;
-  }
-
-  void block(std::string Why) {
-    if (!llvm::is_contained(Blockers, Why))
-      Blockers.push_back(std::move(Why));
   }
 };
 
@@ -441,6 +468,9 @@ public:
     classifyIncludedFiles(Ctx, Files, LeftAsWritten);
     Survey S(Ctx, Files, LeftAsWritten);
     S.TraverseDecl(Ctx.getTranslationUnitDecl());
+    for (const FunctionDecl *F : S.OwnStreamFunctions)
+      if (std::string Why = whyOwnStreamsAreNotModelled(*F, Ctx); !Why.empty())
+        S.block(Why);
     if (PP.isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM"))
       S.Blockers.push_back("it is compiled with the per-thread default stream, and this version "
                            "relies on the legacy default stream's implicit ordering");
@@ -962,6 +992,18 @@ private:
         PlanFor.reset();
         std::vector<const Expr *> Dropped;
         Cra = Analyse({}, Plan);
+        // Survey() refuses files where an op on a stream of the program's own
+        // sits where CRA does not follow it; should one slip through, the
+        // function is left as written.
+        if (!Cra.UnmodelledOwnStreamOps.empty() &&
+            llvm::any_of(Blocked, [](const std::string &Why) { return Why.empty(); })) {
+          unsigned Line = FA.ops()[Cra.UnmodelledOwnStreamOps.front()].Line;
+          for (std::string &Why : Blocked)
+            if (Why.empty())
+              Why = "the op on a stream of the program's own on line " + std::to_string(Line) +
+                    " is where the analysis does not follow it";
+          continue;
+        }
         if (FileBlockers.empty()) {
           Syncs = findExplicitSyncs(FA, Device, Cra);
           SyncDecisions =
@@ -1011,7 +1053,8 @@ private:
         ProfitPins ? std::move(*ProfitPins) : planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
     // Callers analysed later may rely on this: its GPU work stays on the
     // legacy stream, in program order.
-    if (llvm::none_of(Cra.Ops, [](const OpDecision &D) { return D.Async; }))
+    if (llvm::none_of(Cra.Ops, [](const OpDecision &D) { return D.Async; }) &&
+        llvm::none_of(FA.ops(), [](const GpuOp &Op) { return Op.HasUserStream; }))
       Device.setLeftAsWritten(&F, callCompletesEarlierWork(FA));
     assert(Cra.Ops.size() == FA.ops().size() && Plan.StreamOf.size() == FA.ops().size() &&
            "the final analysis and plan are for this function's ops");

@@ -76,6 +76,13 @@ const ApiFunction &apiWith(ApiCap C) {
   llvm_unreachable("no row of ApiModel.def has this capability");
 }
 
+const ApiFunction *synchronousFormOf(const ApiFunction &Async) {
+  for (const ApiFunction &Row : Rows)
+    if (Row.isGpuOp() && Row.AsyncName == Async.Name)
+      return &Row;
+  return nullptr;
+}
+
 const ApiFunction &apiOfKind(ApiKind K) {
   for (const ApiFunction &Row : Rows)
     if (Row.Kind == K)

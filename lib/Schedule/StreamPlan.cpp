@@ -332,6 +332,7 @@ void StreamPlan::bindWaits(const CraResult &Cra) {
   NumEvents = NumEdgeEvents;
   WaitStreams.clear();
   WaitEvents.clear();
+  WaitsForDevice.clear();
   // One event per statement: a host wait reuses the event an edge recorded
   // after the same statement.
   auto EventAfter = [&](unsigned Op) {
@@ -345,10 +346,14 @@ void StreamPlan::bindWaits(const CraResult &Cra) {
   };
   for (const Wait &W : Cra.Waits) {
     std::vector<unsigned> Streams, Events;
+    bool Device = false;
     for (unsigned Op : W.Covers) {
       assert(Op < StreamOf.size() && "a wait covers ops of this function");
-      if (!StreamOf[Op])
+      // Only the program's own ops are pending without a stream of the plan.
+      if (!StreamOf[Op]) {
+        Device = true;
         continue;
+      }
       if (!llvm::is_contained(W.PartialStreams, *StreamOf[Op])) {
         if (!llvm::is_contained(Streams, *StreamOf[Op]))
           Streams.push_back(*StreamOf[Op]);
@@ -358,8 +363,14 @@ void StreamPlan::bindWaits(const CraResult &Cra) {
     }
     llvm::sort(Streams);
     llvm::sort(Events);
+    if (Device) {
+      Streams.resize(NumStreams);
+      std::iota(Streams.begin(), Streams.end(), 0u);
+      Events.clear();
+    }
     WaitStreams.push_back(std::move(Streams));
     WaitEvents.push_back(std::move(Events));
+    WaitsForDevice.push_back(Device);
   }
   assert(WaitStreams.size() == Cra.Waits.size() && WaitEvents.size() == Cra.Waits.size() &&
          "one binding per CRA wait");
@@ -399,6 +410,10 @@ void StreamPlan::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const 
     OS << "  " << CoveredWaits
        << " cross-stream edge(s) ordered by an earlier wait or device sync\n";
   for (unsigned I = 0; I < WaitStreams.size(); ++I) {
+    if (WaitsForDevice[I]) {
+      OS << "  wait " << I << " syncs the device (work on the program's own streams)\n";
+      continue;
+    }
     OS << "  wait " << I << " syncs";
     for (unsigned S : WaitStreams[I])
       OS << " stream " << S;

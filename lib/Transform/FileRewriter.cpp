@@ -633,7 +633,7 @@ std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, cons
     }
     llvm::sort(Streams);
     std::vector<std::string> Calls;
-    if (Plan.waitIsOneDeviceSync(Streams.size(), Events.size()))
+    if (Plan.WaitsForDevice[I] || Plan.waitIsOneDeviceSync(Streams.size(), Events.size()))
       return std::vector<std::string>{callStatement(ApiId::cudaDeviceSynchronize, {})};
     for (unsigned Stream : Streams)
       Calls.push_back(callStatement(ApiId::cudaStreamSynchronize, {streamExpr(Stream)}));

@@ -527,4 +527,33 @@ n = 2; /*P2*/)cu",
   EXPECT_EQ(T.pendingAt("/*P2*/"), Ops{});
 }
 
+TEST(Cra, OwnStreamOpIsHeldApartUntilABlockingCallTheOutputChangesAndItsOwnSyncCompletesIt) {
+  // op0: a launch on the program's stream s; op1: a blocking copy made
+  // asynchronous; op2: the program's own download on s.
+  CraRun T(R"cu(float *h, *g, *d, *e;
+cudaMallocHost(&h, 64);
+cudaMallocHost(&g, 64);
+cudaMalloc(&d, 64);
+cudaMalloc(&e, 64);
+cudaStream_t s;
+cudaStreamCreate(&s);
+fill<<<1, 16, 0, s>>>(d, 1);
+cudaMemcpy(e, g, 64, cudaMemcpyHostToDevice); /*P1*/
+cudaMemcpyAsync(h, d, 64, cudaMemcpyDeviceToHost, s); /*P2*/
+cudaStreamSynchronize(s); /*P3*/
+h[0] = 1; /*P4*/
+)cu",
+           {0, 2});
+  EXPECT_EQ(T.stateAt("/*P1*/").OwnStream, (std::vector<unsigned>{0}));
+  EXPECT_TRUE(T.doneAt("/*P1*/").empty());
+  // The copy blocked in the original and waited for the launch there: from
+  // here the launch counts as done in the original, like the copy itself.
+  EXPECT_EQ(T.doneAt("/*P2*/"), (std::vector<unsigned>{0, 1}));
+  EXPECT_EQ(T.stateAt("/*P3*/").OwnStream, (std::vector<unsigned>{2}));
+  // The program's own sync of s completes both; the tool's copy stays.
+  EXPECT_EQ(T.pendingAt("/*P4*/"), (std::vector<unsigned>{1}));
+  EXPECT_TRUE(T.stateAt("/*P4*/").OwnStream.empty());
+  EXPECT_TRUE(T.waitLines(WaitCause::Conflict).empty());
+}
+
 } // namespace

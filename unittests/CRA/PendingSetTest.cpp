@@ -79,3 +79,51 @@ TEST(PendingSet, PrintsPendingOpsAndThoseTheOriginalHadDone) {
 }
 
 } // namespace
+
+TEST(PendingSet, OpsOnTheProgramsOwnStreamsJoinThePendingOpsWhereTheOriginalBlocked) {
+  PendingSet S = state({0});
+  S.enqueueOwnStream(1);
+  S.enqueueOwnStream(2);
+  EXPECT_EQ(S.everything(), (Ops{0, 1, 2}));
+  EXPECT_TRUE(S.done().empty()); // held apart: no host access waits for them
+  S.ownStreamsBlocked();
+  EXPECT_EQ(static_cast<const Ops &>(S), (Ops{0, 1, 2}));
+  EXPECT_EQ(S.done(), (Ops{1, 2}));
+  EXPECT_TRUE(S.OwnStream.empty());
+}
+
+TEST(PendingSet, MovedLegacyOpOrdersTheOwnStreamOpsPendingThenButNotLaterOnes) {
+  PendingSet S;
+  S.enqueueOwnStream(1);
+  S.legacyOrderLost();
+  S.enqueueOwnStream(2);
+  EXPECT_EQ(S.OwnOrdered, (Ops{1}));
+  S.enqueueOwnStream(1); // a new run of op 1: nothing ordered after it yet
+  EXPECT_TRUE(S.OwnOrdered.empty());
+}
+
+TEST(PendingSet, JoinKeepsAnOpAmongTheToolsWhereOnePathMovedItThere) {
+  PendingSet A, B;
+  A.enqueueOwnStream(1);
+  A.legacyOrderLost();
+  B.enqueueOwnStream(1);
+  B.ownStreamsBlocked();
+  EXPECT_TRUE(A.join(B));
+  EXPECT_EQ(static_cast<const Ops &>(A), (Ops{1}));
+  EXPECT_EQ(A.done(), (Ops{1}));
+  EXPECT_TRUE(A.OwnStream.empty() && A.OwnOrdered.empty());
+  EXPECT_FALSE(A.join(B)); // and the join is stable, so a loop fixpoint ends
+  PendingSet C = B;
+  PendingSet D;
+  D.enqueueOwnStream(1);
+  EXPECT_FALSE(C.join(D));
+  EXPECT_TRUE(C.OwnStream.empty());
+}
+
+TEST(PendingSet, PrintsTheOpsOnTheProgramsOwnStreams) {
+  PendingSet S = state({0}, {0});
+  S.enqueueOwnStream(3);
+  S.legacyOrderLost();
+  EXPECT_EQ(printed(S), "{op0}, done in the original {op0}, on the program's own streams {op3}, "
+                        "ordered before later work in the original {op3}");
+}

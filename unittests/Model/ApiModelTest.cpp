@@ -200,6 +200,18 @@ TEST(ApiModel, CapabilitiesSitOnTheRowsThatHaveThem) {
   }
 }
 
+TEST(ApiModel, AsynchronousCopyOrFillHasItsSynchronousFormsRowAndStreamPosition) {
+  const ApiFunction *Sync = synchronousFormOf(*lookupApi("cudaMemcpyAsync"));
+  ASSERT_TRUE(Sync);
+  EXPECT_EQ(Sync->Name, "cudaMemcpy");
+  EXPECT_EQ(Sync->StreamArgIndex, 4u);
+  EXPECT_EQ(synchronousFormOf(*lookupApi("cudaMemsetAsync"))->Name, "cudaMemset");
+  EXPECT_EQ(synchronousFormOf(*lookupApi("cudaMemcpyToSymbolAsync"))->StreamArgIndex, 5u);
+  // cudaMallocAsync is the stream-ordered form of an allocation, not of a GPU op.
+  EXPECT_EQ(synchronousFormOf(*lookupApi("cudaMallocAsync")), nullptr);
+  EXPECT_EQ(synchronousFormOf(*lookupApi("cudaMemcpy")), nullptr);
+}
+
 TEST(ApiModel, CopyKindArgumentIsAScalarArgumentOfACopy) {
   EXPECT_EQ(lookupApi("cudaMemcpy")->CopyKindArg, 3u);
   EXPECT_EQ(lookupApi("cudaMemcpyFromSymbol")->CopyKindArg, 4u);

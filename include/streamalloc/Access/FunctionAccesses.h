@@ -83,6 +83,9 @@ struct StmtAccesses {
   /// The device-sync calls that make SyncsDevice true (they run whenever the
   /// statement does).
   std::vector<const clang::Expr *> SyncCalls;
+  /// The stream syncs (cudaStreamSynchronize) that run whenever the
+  /// statement does.
+  std::vector<const clang::Expr *> StreamSyncCalls;
   bool ResetsDevice = false;   ///< calls cudaDeviceReset
   bool MaySync = false;        ///< may wait for the device, a stream or an event
   bool PerformsGpuOps = false; ///< enqueues device work (itself or in a callee)

@@ -83,6 +83,10 @@ struct Wait {
   std::string ObjectName;  ///< the object they share
   bool HostWrites = false; ///< the statement writes (rather than only reads) it
   std::string Detail;      ///< why the object is Unknown, if it is
+  /// The op of the statement that must start after ConflictOp, when the two
+  /// were ordered by the legacy default stream in the original and one runs
+  /// on a stream of the program's own (OwnStreams.h).
+  std::optional<unsigned> OrderedOp;
   // For WaitCause::Timer before a loop: the line of the clock read on every
   // pass of the loop (0 for a wait before the clock read itself).
   unsigned ClockInLoopLine = 0;
@@ -138,6 +142,10 @@ struct CraResult {
   /// The state before each statement visited, in the order of the final
   /// analysis (--dump=pending prints them).
   std::vector<PointState> States;
+  /// Ops on streams of the program's own that sit where the analysis does
+  /// not follow them (a condition, a loop header, a try block, ...): their
+  /// order with the rest is not modelled, and nothing may be rewritten.
+  std::vector<unsigned> UnmodelledOwnStreamOps;
   /// Single-statement bodies (owner statement, body) that hold an async op or
   /// an insertion point: the rewriter puts them in braces.
   std::vector<std::pair<const clang::Stmt *, const clang::Stmt *>> Wrapped;

@@ -30,8 +30,8 @@ struct StmtAccesses;
 bool runsOnLegacyStream(const GpuOp &Op);
 
 /// What the host may touch while it makes the call of \p Op left as
-/// written: for an op on the legacy stream its host-side effects, for any
-/// other all of its effects.
+/// written: for an op on the legacy stream or on a stream of the program's
+/// own its host-side effects, for any other all of its effects.
 const AccessSet &hostTouchedWhenLeft(const GpuOp &Op);
 
 /// Whether every call of \p FA's function, with all its GPU ops left as

@@ -5,8 +5,18 @@
 // program (in the order they were enqueued), and which of those the original
 // program had already completed there (it blocked since: OriginalCompletion.h).
 //
+// Ops the program put on streams of its own are left as written; the output
+// completes them where the original did, except where the tool changes a call
+// that blocked in the original (it returned only once all earlier work on
+// blocking streams was done). Until such a point they are held apart
+// (OwnStream): no host access needs a wait for them. At such a point they join
+// the pending ops as done in the original. Once the tool has moved a legacy-
+// stream op off the legacy stream while they were pending, the legacy stream
+// no longer orders them before later work (OwnOrdered): later ops that
+// conflict with them wait.
+//
 // The join (paths meeting after an if, the back edge of a loop) is the union
-// of both parts: an op is pending after the join if it is pending on some
+// of every part: an op is pending after the join if it is pending on some
 // path, and done in the original if it is done on some path where it is
 // pending (a host access after the join may rely on it). The bottom element
 // is the empty set; the lattice is finite (a function has finitely many ops),
@@ -33,13 +43,28 @@ bool mergeOps(std::vector<unsigned> &Into, const std::vector<unsigned> &From);
 /// only makes the tool wait more.
 struct PendingSet : std::vector<unsigned> {
   std::vector<unsigned> OrigDone;
+  /// Ops on the program's own streams, pending, not among the ops above.
+  std::vector<unsigned> OwnStream;
+  /// Those of OwnStream the original ordered before all later work.
+  std::vector<unsigned> OwnOrdered;
 
   PendingSet() = default;
   PendingSet(std::vector<unsigned> Ops) : std::vector<unsigned>(std::move(Ops)) {}
   void clear() {
     std::vector<unsigned>::clear();
     OrigDone.clear();
+    OwnStream.clear();
+    OwnOrdered.clear();
   }
+  /// The original blocked where the output does not: the ops on the
+  /// program's own streams are pending and done in the original from here.
+  void ownStreamsBlocked();
+  /// A legacy-stream op of the original runs elsewhere in the output.
+  void legacyOrderLost() { mergeOps(OwnOrdered, OwnStream); }
+  /// Enqueues \p Op, an op on a stream of the program's own.
+  void enqueueOwnStream(unsigned Op);
+  /// Every op pending, on the tool's streams and on the program's own.
+  std::vector<unsigned> everything() const;
   bool origDone(unsigned Op) const;
   /// The original has completed everything pending (it blocked here).
   void originalBlocks() { mergeOps(OrigDone, *this); }

@@ -144,6 +144,10 @@ const ApiFunction &apiRow(ApiId Id);
 inline llvm::StringRef apiName(ApiId Id) { return apiRow(Id).Name; }
 /// The first row with capability \p C (the table has one for each used).
 const ApiFunction &apiWith(ApiCap C);
+/// The GPU op whose asynchronous form \p Async is (cudaMemcpy for
+/// cudaMemcpyAsync), or null. Both take their leading arguments in the same
+/// order; the stream goes where the synchronous row's StreamArgIndex says.
+const ApiFunction *synchronousFormOf(const ApiFunction &Async);
 /// The first row of kind \p K.
 const ApiFunction &apiOfKind(ApiKind K);
 /// How a CUDA type or constant is spelled.

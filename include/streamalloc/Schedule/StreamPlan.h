@@ -98,6 +98,9 @@ struct StreamPlan {
   /// stream is one cudaDeviceSynchronize.
   bool OnlyPlannedWork = false;
   std::vector<std::vector<unsigned>> WaitStreams; ///< per CRA wait: streams to synchronise
+  /// Per CRA wait: it covers work on a stream of the program's own, which
+  /// the tool cannot name: it is one cudaDeviceSynchronize.
+  std::vector<bool> WaitsForDevice;
   /// Per CRA wait: events to synchronise on, where later work is queued on
   /// the covered ops' stream (the wait's PartialStreams).
   std::vector<std::vector<unsigned>> WaitEvents;
@@ -115,9 +118,10 @@ struct StreamPlan {
   /// The sync calls host wait \p I makes.
   size_t waitCalls(unsigned I) const {
     assert(I < WaitStreams.size() && WaitEvents.size() == WaitStreams.size() &&
+           WaitsForDevice.size() == WaitStreams.size() &&
            "bindWaits() ran for the CRA wait asked about");
     size_t Streams = WaitStreams[I].size(), Events = WaitEvents[I].size();
-    return waitIsOneDeviceSync(Streams, Events) ? 1 : Streams + Events;
+    return WaitsForDevice[I] || waitIsOneDeviceSync(Streams, Events) ? 1 : Streams + Events;
   }
   void print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const;
   /// The dependency graph as a Graphviz subgraph (one cluster per function).
