@@ -29,7 +29,7 @@ import itertools
 import random
 import sys
 
-GENERATOR_VERSION = "3"
+GENERATOR_VERSION = "4"
 
 SYM_N = 1024
 GHOST_N = 1024
@@ -379,8 +379,9 @@ class Gen:
         self.helpers = []
         self.kernels_used = set()
         self.no_host_reads = False
+        self.stream = None  # a stream of the program's own that launches go on (v4)
         self.mark_slots = 0
-        self.used = {"async": 0, "timer": 0, "ifdef": 0, "checkalloc": 0}
+        self.used = {"async": 0, "timer": 0, "ifdef": 0, "checkalloc": 0, "streams": 0}
 
     # -- utilities ---------------------------------------------------------
     def nid(self):
@@ -634,6 +635,8 @@ class Gen:
             b = "(%s + %d) / %d" % (count_hint, t - 1, t)
         else:
             b = str(self.choice([1, 2, 3, 4, 8, 16]))
+        if self.stream:
+            return "<<<%s, %d, 0, %s>>>" % (b, t, self.stream)
         x = self.r.random()
         if x < 0.05:
             return "<<<%s, %d, 0, 0>>>" % (b, t)
@@ -1188,6 +1191,106 @@ class Gen:
         else:
             self.emit(inner, "delete[] %s;" % name, mark=False)
         self.emit_close(ctx, bid)
+        return True
+
+    # -- v4: streams of the program's own ---------------------------------------------
+    def own_stream(self):
+        """A stream of `us[]`, spelled with a constant index or, sometimes, an expression
+        (the tool cannot tell two such spellings apart)."""
+        i = self.r.randrange(self.n_streams)
+        if self.chance(0.2):
+            return "us[(%d + %d) %% %d]" % (i, self.n_streams * self.r.randint(1, 3),
+                                             self.n_streams)
+        return "us[%d]" % i
+
+    def stream_api(self, ctx, call):
+        """A call on a stream of the program's own: checked or plain, never in a condition
+        (the tool leaves such files unchanged)."""
+        self.emit(ctx, ("CHECK(%s);" if self.chance(0.5) else "%s;") % call)
+
+    def stream_step(self, ctx, stream, d, h):
+        """One op on `stream`: a launch writing d, or an async copy between d and h."""
+        x = self.r.random()
+        if x < 0.45 or h is None:
+            self.stream = stream
+            self.kernel_on(ctx, d)
+            self.stream = None
+            return None
+        self.charge(ctx, 10)
+        if x < 0.75:
+            self.written(d)
+            self.stream_api(ctx, "cudaMemcpyAsync(%s, %s, %s, cudaMemcpyHostToDevice, %s)"
+                            % (self.ptr(d), self.ptr(h), self.nbytes(self.count([d, h], d.len)),
+                               stream))
+            return "H2D"
+        self.written(h)
+        self.stream_api(ctx, "cudaMemcpyAsync(%s, %s, %s, cudaMemcpyDeviceToHost, %s)"
+                        % (self.ptr(h), self.ptr(d), self.nbytes(self.count([d, h], d.len)),
+                           stream))
+        return "D2H"
+
+    def pat_own_streams(self, ctx):
+        """Work on the program's own (blocking) streams amid legacy-stream work.  The
+        program relies on the legacy default stream's implicit order: legacy work before
+        a chain is done before it starts, and the chain is done before later legacy work
+        starts; a blocking legacy copy returns only once the chain is done.  While a
+        chain runs, the host touches none of its host memory and no other stream touches
+        its device memory; an unrelated legacy launch may run between its ops."""
+        if not (ctx.func.is_main and self.n_streams):
+            return False
+        dv = self.pick_view(ctx, "dev")
+        if not dv:
+            return False
+        n = self.pick_len(dv.len)
+        d = self.place(ctx, dv, n)
+        hv = self.pick_view(ctx, "host", n)
+        h = self.place(ctx, hv, n) if hv and self.chance(0.7) else None
+        stream = self.own_stream()
+        self.used["streams"] += 1
+        d2h = False
+        for _ in range(self.r.randint(1, 3)):
+            d2h |= self.stream_step(ctx, stream, d, h) == "D2H"
+            if self.chance(0.3):
+                other = self.regions_apart(ctx, [("dev", self.pick_len(256))], [d])
+                if other:
+                    self.kernel_on(ctx, other[0])  # a legacy launch on other data
+        handed = False
+        if self.chance(0.3):
+            # the same data on another stream, ordered by a legacy launch between them
+            other = self.regions_apart(ctx, [("dev", self.pick_len(256))], [d])
+            if other:
+                self.kernel_on(ctx, other[0])
+                self.stream = self.own_stream()
+                self.kernel_on(ctx, d)
+                self.stream = None
+                handed = True
+        if self.chance(0.25):
+            self.kernel_on(ctx, d)  # legacy work after the chain: ordered after it
+        x = self.r.random()
+        if x < 0.3 and not handed:
+            self.charge(ctx, 5)
+            self.stream_api(ctx, "cudaStreamSynchronize(%s)" % stream)
+        elif x < 0.5:
+            self.charge(ctx, 5)
+            self.api(ctx, "cudaDeviceSynchronize()")
+        else:
+            # a blocking legacy copy of other data: it also waits for the chain
+            pair = self.regions_apart(ctx, [("dev", self.pick_len(256))], [d])
+            hv2 = self.pick_view(ctx, "host")
+            o = ho = None
+            if pair and hv2:
+                m = min(pair[0].len, hv2.len)
+                o = Region(pair[0].view, pair[0].off, m)
+                ho = self.place(ctx, hv2, m)
+            if ho is None or (h is not None and relation(ho, h) != "disjoint"):
+                self.charge(ctx, 5)
+                self.api(ctx, "cudaDeviceSynchronize()")
+            else:
+                self.move(ctx, ho, o, "D2H", allow_2d=False)
+        if d2h and self.chance(0.8):
+            pid = self.nid()
+            self.emit(ctx, 'printf("us%d %%08x\\n", checksum(%s, %s));'
+                      % (pid, self.ptr(h), self.count([h], h.len)))
         return True
 
     # -- v3: timed regions ----------------------------------------------------------
@@ -1857,6 +1960,8 @@ class Gen:
             opts += [(2.5, self.op_own_async), (1, self.pat_own_async_temp)]
         if f.gpu_ok and self.f_timer:
             opts.append((1.2, self.pat_timed))
+        if f.is_main and self.n_streams:
+            opts.append((3, self.pat_own_streams))
         if self.f_ifdef:
             opts.append((1.2, self.op_inactive))
         if ctx.loop_kind:
@@ -2118,11 +2223,16 @@ class Gen:
                 f.views.append(View(base.alloc, name, name, off, ln))
         if self.f_timer:
             self.timer_alloc(ctx)
+        if self.n_streams:
+            self.emit(ctx, "cudaStream_t us[%d];" % self.n_streams, mark=False)
+            self.emit(ctx, "for (int si = 0; si < %d; ++si)" % self.n_streams, mark=False)
+            self.emit(ctx.child(), "CHECK(cudaStreamCreate(&us[si]));", mark=False)
         # the body
         lo, hi = self.cfg["main_stmts"]
         self.stmts(ctx, self.r.randint(lo, hi))
         # every construct this program was picked for appears at least once
         for flag, key, op in ((self.f_async, "async", self.op_own_async),
+                              (self.n_streams, "streams", self.pat_own_streams),
                               (self.f_timer, "timer", self.pat_timed),
                               (self.f_ifdef, "ifdef", self.op_inactive)):
             for _ in range(5):
@@ -2167,6 +2277,9 @@ class Gen:
         for a in self.main_allocs:
             if a.alive:
                 self.free_stmt(ctx, a, mark=False)
+        if self.n_streams:
+            self.emit(ctx, "for (int si = 0; si < %d; ++si)" % self.n_streams, mark=False)
+            self.emit(ctx.child(), "CHECK(cudaStreamDestroy(us[si]));", mark=False)
         if self.f_timer:
             self.timer_release(ctx)
         if self.chance(0.3):
@@ -2182,6 +2295,8 @@ class Gen:
         self.tm_registered = self.chance(0.4)
         self.f_ifdef = self.chance(0.5)
         self.f_checkalloc = self.chance(0.5)
+        # v4: streams of the program's own (blocking ones), in half of the programs
+        self.n_streams = self.r.randint(1, 3) if self.chance(0.5) else 0
         lo, hi = self.cfg["helpers"]
         for i in range(self.r.randint(lo, hi)):
             self.helpers.append(self.make_helper(i))
