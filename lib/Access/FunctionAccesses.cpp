@@ -108,6 +108,7 @@ private:
   }
   void recordOp(const Expr *Call) {
     Out.PerformsGpuOps = true;
+    Out.EnqueuesOnOwnStreams |= ownStreamArgument(Call, Pts.context()) != nullptr;
     if (OpIds)
       if (auto It = OpIds->find(Call); It != OpIds->end()) {
         Out.Ops.push_back(It->second);
@@ -418,6 +419,12 @@ void AccessWalker::applySummary(const CallSite &C, const FunctionDecl &Callee) {
                 Pts.callees().leftAsWritten(&Callee);
   Out.CallsLeftAsWritten |= Legacy;
   Out.CallCompletesEarlierWork |= Conditional == 0 && Pts.callees().completesEarlierWork(&Callee);
+  // Work the callee leaves on a stream of the program's own is an op of the
+  // caller's (FunctionAccesses::Impl::collectOps).
+  if (S.LeavesOwnStreamWork) {
+    Out.EnqueuesOnOwnStreams = true;
+    recordOp(C.Site);
+  }
   bool HostSide = Legacy && HostSideOnly;
   for (const SummaryAccess &A : S.Accesses) {
     uint8_t Mode = A.Host | (HostSide ? A.DeviceHostSide : A.Device);
@@ -708,6 +715,15 @@ struct FunctionAccesses::Impl {
   }
 
   void collectOps(const Stmt *S);
+
+  /// The definition \p Call runs when that function may return while work
+  /// it put on a stream of the program's own is still running.
+  const FunctionDecl *leavesOwnStreamWork(const CallExpr *Call) const {
+    const FunctionDecl *Callee = Call->getDirectCallee(), *Def = nullptr;
+    if (!Callee || !Callee->hasBody(Def) || !Def || isa<CUDAKernelCallExpr>(Call))
+      return nullptr;
+    return Pts->callees().summaryOf(Def).LeavesOwnStreamWork ? Def : nullptr;
+  }
 };
 
 void FunctionAccesses::Impl::collectOps(const Stmt *S) {
@@ -744,6 +760,33 @@ void FunctionAccesses::Impl::collectOps(const Stmt *S) {
     OpIndex[Call] = Ops.size();
     Ops.push_back(std::move(Op));
   }
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && !isGpuOpCall(S))
+    if (const FunctionDecl *Def = leavesOwnStreamWork(Call)) {
+      // The work the callee may leave running on a stream of the program's
+      // own when it returns: an op of this function on an unnamed stream of
+      // the program, touching whatever the callee touches.
+      const FunctionSummary &Sum = Pts->callees().summaryOf(Def);
+      GpuOp Op{static_cast<unsigned>(Ops.size()),
+               GpuOpKind::Launch,
+               Def->getNameAsString(),
+               Call,
+               nullptr,
+               {},
+               {},
+               lineOf(Call->getBeginLoc()),
+               columnOf(Call->getBeginLoc()),
+               true};
+      CallSite C = CallSite::of(Call);
+      for (const SummaryAccess &A : Sum.Accesses)
+        if (uint8_t Mode = A.Host | A.Device)
+          Pts->addAccess(Op.Effects, Pts->instantiate(A.Object, C, Sum), Mode, Op.UnknownWhy);
+      if (uint8_t Mode = Sum.unknownMode()) {
+        Op.UnknownWhy = "`" + Op.Callee + "`: " + Sum.UnknownWhy;
+        Op.Effects.add(UnknownObject, Mode);
+      }
+      OpIndex[Call] = Ops.size();
+      Ops.push_back(std::move(Op));
+    }
   if (isGpuOpCall(S)) {
     const auto *Call = cast<CallExpr>(S);
     OpEffects E = opEffects(*Pts, Call);

@@ -223,6 +223,7 @@ bool FunctionSummary::operator==(const FunctionSummary &O) const {
          PerformsGpuOps == O.PerformsGpuOps && ResetsDevice == O.ResetsDevice &&
          MaySync == O.MaySync && ReadsTimer == O.ReadsTimer &&
          SyncsDeviceBeforeTimer == O.SyncsDeviceBeforeTimer &&
+         LeavesOwnStreamWork == O.LeavesOwnStreamWork &&
          UnknownDeviceHostSide == O.UnknownDeviceHostSide &&
          CalleesPerformGpuOps == O.CalleesPerformGpuOps;
 }
@@ -309,6 +310,8 @@ void FunctionSummary::print(llvm::raw_ostream &OS, const FunctionDecl &F) const 
     Flags.push_back("resets the device");
   if (ReadsTimer)
     Flags.push_back(SyncsDeviceBeforeTimer ? "reads a timer after a device sync" : "reads a timer");
+  if (LeavesOwnStreamWork)
+    Flags.push_back("may return with work on the program's own streams running");
   if (StoresUnknown)
     Flags.push_back("may store unknown pointers");
   if (Recursive)
@@ -349,6 +352,28 @@ bool syncsDeviceBeforeEveryClockRead(PointsTo &Pts, const FunctionDecl &Def) {
       return true;
   }
   return false;
+}
+
+/// Whether \p Def may return while work it put on a stream of the program's
+/// own is still running: after such work, no top-level statement of its
+/// body that puts none syncs the device before a return or the end (`main`
+/// ends the program instead).
+bool leavesOwnStreamWork(PointsTo &Pts, const FunctionDecl &Def) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def.getBody());
+  if (!Body || Def.isMain())
+    return false;
+  bool Pending = false;
+  for (const Stmt *S : Body->body()) {
+    StmtAccesses A = walkAccesses(Pts, S, false, nullptr, nullptr);
+    if (!A.EnqueuesOnOwnStreams && A.SyncsDevice) {
+      Pending = false;
+      continue;
+    }
+    Pending |= A.EnqueuesOnOwnStreams;
+    if (Pending && containsJump(S, /*LoopJumps=*/false))
+      return true;
+  }
+  return Pending;
 }
 
 /// Calls every callback for the expressions a function's analysis looks at:
@@ -685,6 +710,7 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
   S.MaySync = Body.MaySync;
   S.ReadsTimer = !Device && Body.ReadsTimer;
   S.SyncsDeviceBeforeTimer = S.ReadsTimer && syncsDeviceBeforeEveryClockRead(Pts, *Def);
+  S.LeavesOwnStreamWork = !Device && Body.EnqueuesOnOwnStreams && leavesOwnStreamWork(Pts, *Def);
   return S;
 }
 

@@ -145,9 +145,9 @@ public:
       assert(FA.ops()[I].Id == I && "an op's id is its index in ops()");
     KeyOf.resize(FA.ops().size());
     for (const GpuOp &Op : FA.ops())
-      if (Op.HasUserStream)
-        KeyOf[Op.Id] = ownStreamKey(ownStreamOf(Op.Call, FA.function().getASTContext()),
-                                    FA.function(), FA.function().getASTContext());
+      if (const Expr *Stream =
+              Op.HasUserStream ? ownStreamOf(Op.Call, FA.function().getASTContext()) : nullptr)
+        KeyOf[Op.Id] = ownStreamKey(Stream, FA.function(), FA.function().getASTContext());
     for (const GpuOp &Op : FA.ops())
       R.Ops[Op.Id].WhySync =
           Blocked[Op.Id].empty()
@@ -1361,6 +1361,9 @@ CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blo
 
 namespace {
 std::string opDescription(const GpuOp &Op) {
+  if (Op.Kind == GpuOpKind::Launch && !isa<CUDAKernelCallExpr>(Op.Call))
+    return "the work `" + Op.Callee + "` (line " + std::to_string(Op.Line) +
+           ") leaves on a stream of the program's own";
   if (Op.Kind == GpuOpKind::Launch)
     return "kernel `" + Op.Callee + "` on line " + std::to_string(Op.Line);
   return Op.Callee + " on line " + std::to_string(Op.Line);
@@ -1414,8 +1417,10 @@ std::string describeWait(const Wait &W, const FunctionAccesses &FA) {
         OpWrites = true;
     if (W.OrderedOp) {
       const GpuOp &Later = FA.ops()[*W.OrderedOp];
-      std::string Name =
-          Later.Kind == GpuOpKind::Launch ? "kernel `" + Later.Callee + "`" : Later.Callee;
+      std::string Name = !isa<CUDAKernelCallExpr>(Later.Call) && !Later.Api
+                             ? "`" + Later.Callee + "`"
+                         : Later.Kind == GpuOpKind::Launch ? "kernel `" + Later.Callee + "`"
+                                                           : Later.Callee;
       return Name + " below uses " + W.ObjectName + " after " + opDescription(Op) +
              ", on another stream; the legacy default stream ordered them in the original";
     }

@@ -19,38 +19,15 @@ namespace streamalloc {
 
 namespace {
 
-/// Whether \p S holds an op on a stream of the program's own (outside lambdas).
-bool holdsOwnStreamOp(const Stmt *S, ASTContext &Ctx) {
-  if (!S || isa<LambdaExpr>(S))
-    return false;
-  if (const auto *E = dyn_cast<Expr>(S); E && ownStreamArgument(E, Ctx))
+/// Whether \p E puts work on a stream of the program's own: an op given such
+/// a stream, or a call of a function that may return before such work is done.
+bool enqueuesOnOwnStream(const Expr *E, ASTContext &Ctx,
+                         llvm::function_ref<bool(const FunctionDecl *)> LeavesWork) {
+  if (ownStreamArgument(E, Ctx))
     return true;
-  for (const Stmt *Child : S->children())
-    if (holdsOwnStreamOp(Child, Ctx))
-      return true;
-  return false;
-}
-
-/// Whether running \p S always synchronises the device: a device-sync call
-/// outside any branch, loop or skipped operand (a `do { } while (0)` body
-/// and a plain block run once).
-bool syncsDeviceAlways(const Stmt *S) {
-  if (!S || isa<LambdaExpr, IfStmt, ForStmt, WhileStmt, SwitchStmt, CXXForRangeStmt,
-                ConditionalOperator, BinaryConditionalOperator, CXXTryStmt>(S))
-    return false;
-  if (const auto *Do = dyn_cast<DoStmt>(S)) {
-    const auto *Zero = dyn_cast<IntegerLiteral>(Do->getCond()->IgnoreParenImpCasts());
-    return Zero && Zero->getValue() == 0 && syncsDeviceAlways(Do->getBody());
-  }
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp())
-    return syncsDeviceAlways(BO->getLHS());
-  if (const auto *Call = dyn_cast<CallExpr>(S))
-    if (const ApiFunction *Api = modelledCallee(Call); Api && Api->Kind == ApiKind::DeviceSync)
-      return true;
-  for (const Stmt *Child : S->children())
-    if (syncsDeviceAlways(Child))
-      return true;
-  return false;
+  const auto *Call = dyn_cast<CallExpr>(E);
+  return Call && !isa<CUDAKernelCallExpr>(Call) && Call->getDirectCallee() &&
+         LeavesWork(Call->getDirectCallee());
 }
 
 /// The statement of a block that holds \p E, or why there is none the
@@ -182,20 +159,24 @@ std::string ownStreamKey(const Expr *Stream, const FunctionDecl &F, ASTContext &
 
 const Expr *ownStreamOf(const Expr *Op, ASTContext &Ctx) { return ownStreamArgument(Op, Ctx); }
 
-std::string whyOwnStreamsAreNotModelled(const FunctionDecl &F, ASTContext &Ctx) {
+std::string whyOwnStreamsAreNotModelled(const FunctionDecl &F, ASTContext &Ctx,
+                                        llvm::function_ref<bool(const FunctionDecl *)> LeavesWork) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(F.getBody());
-  if (!Body || !holdsOwnStreamOp(Body, Ctx))
+  if (!Body)
     return "";
   const SourceManager &SM = Ctx.getSourceManager();
   std::string Why;
   std::function<bool(const Stmt *)> Check = [&](const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
       return true;
-    if (const auto *E = dyn_cast<Expr>(S); E && ownStreamArgument(E, Ctx)) {
+    if (const auto *E = dyn_cast<Expr>(S); E && enqueuesOnOwnStream(E, Ctx, LeavesWork)) {
       std::string Where;
       if (!blockStatementOf(E, Ctx, Where)) {
-        Why = "the op on a stream of the program's own on line " +
-              std::to_string(SM.getExpansionLineNumber(E->getBeginLoc())) + " " + Where;
+        bool Op = ownStreamArgument(E, Ctx);
+        Why = (Op ? "the op on a stream of the program's own on line " : "the call on line ") +
+              std::to_string(SM.getExpansionLineNumber(E->getBeginLoc())) +
+              (Op ? "" : ", which may leave work running on a stream of the program's own,") + " " +
+              Where;
         return false;
       }
     }
@@ -204,29 +185,44 @@ std::string whyOwnStreamsAreNotModelled(const FunctionDecl &F, ASTContext &Ctx) 
         return false;
     return true;
   };
-  if (!Check(Body))
-    return Why;
-  if (F.isMain())
-    return ""; // its return ends the program
-  // Elsewhere the work must be complete when the function returns: its
-  // callers do not model it.
-  bool Pending = false;
-  for (const Stmt *S : Body->body()) {
-    bool Holds = holdsOwnStreamOp(S, Ctx);
-    if (!Holds && syncsDeviceAlways(S)) {
-      Pending = false;
-      continue;
+  Check(Body);
+  return Why;
+}
+
+std::string whyOwnStreamWorkEscapes(const FunctionDecl &F, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (isa<CXXConstructorDecl, CXXDestructorDecl>(F) || F.isOverloadedOperator() ||
+      (isa<CXXMethodDecl>(F) && cast<CXXMethodDecl>(F).isVirtual()))
+    return "`" + F.getNameAsString() +
+           "` may return while work it put on a stream of the program's own is still running, "
+           "and is called where the analysis does not model that work";
+  // Every use must be the callee of a direct call.
+  std::string Why;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || !Why.empty())
+      return;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S);
+        Ref && Ref->getDecl()->getCanonicalDecl() == F.getCanonicalDecl()) {
+      DynTypedNodeList Parents = Ctx.getParents(*Ref);
+      const Stmt *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+      const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
+      const auto *Call = dyn_cast_or_null<CallExpr>(
+          Cast ? (Ctx.getParents(*Cast).empty() ? nullptr : Ctx.getParents(*Cast)[0].get<Stmt>())
+               : P);
+      if (!Call || Call->getCallee()->IgnoreParenImpCasts() != Ref)
+        Why = "`" + F.getNameAsString() +
+              "` may return while work it put on a stream of the program's own is still "
+              "running, and its address is taken on line " +
+              std::to_string(SM.getExpansionLineNumber(Ref->getBeginLoc()));
+      return;
     }
-    Pending |= Holds;
-    if (Pending && containsJump(S, /*LoopJumps=*/false))
-      break;
-  }
-  if (!Pending)
-    return "";
-  return "`" + F.getNameAsString() +
-         "` may return while work it put on a stream of the program's own is still running "
-         "(no device sync after it at the top level of its body), and its callers do not "
-         "model that work";
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *G = dyn_cast<FunctionDecl>(D); G && G->hasBody())
+      Walk(G->getBody());
+  return Why;
 }
 
 } // namespace streamalloc

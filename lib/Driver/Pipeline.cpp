@@ -187,8 +187,6 @@ public:
   std::map<FileID, unsigned> OpsLeftIn; ///< GPU ops in host code of LeftAsWritten
   std::vector<std::string> Blockers;
   std::vector<std::pair<const Expr *, const FunctionDecl *>> OpsInTemplates;
-  /// Functions that put ops on streams of the program's own.
-  std::set<const FunctionDecl *> OwnStreamFunctions;
 
   void block(std::string Why) {
     if (!llvm::is_contained(Blockers, Why))
@@ -271,14 +269,16 @@ public:
       OwnOp = Call;
     bool StreamNeutral = Api && (Api->Kind == ApiKind::OtherSync || Api->Kind == ApiKind::Pure ||
                                  (Api->Kind == ApiKind::Host && Api->CudaRuntime));
-    if (OwnOp) {
-      if (!Stack.empty() && isAnalysedHostFunction(Stack.back(), SM, Files))
-        OwnStreamFunctions.insert(Stack.back());
-      else
-        block(At + "`" + (Name.empty() ? "call" : Name) +
-              "` runs on a stream of the program's own inside a template or a lambda, where "
-              "the tool does not model it");
-    }
+    // A function of the files rewritten is analysed itself; what it leaves
+    // running on the stream, its callers model (FunctionSummary).
+    if (const FunctionDecl *Callee = Call->getDirectCallee(), *Def = nullptr;
+        !Api && Callee && Callee->hasBody(Def) && Def && isHostFunctionIn(Def, SM, Files) &&
+        !isa<CUDAKernelCallExpr>(Call) && !KernelOfConfig.count(Call))
+      StreamNeutral = true;
+    if (OwnOp && (Stack.empty() || !isAnalysedHostFunction(Stack.back(), SM, Files)))
+      block(At + "`" + (Name.empty() ? "call" : Name) +
+            "` runs on a stream of the program's own inside a template or a lambda, where "
+            "the tool does not model it");
     for (unsigned I = 0; I < Call->getNumArgs() && !OwnOp && !StreamNeutral; ++I) {
       const Expr *Arg = Call->getArg(I);
       if (isa<CXXDefaultArgExpr>(Arg) || !isStream(Arg))
@@ -468,9 +468,6 @@ public:
     classifyIncludedFiles(Ctx, Files, LeftAsWritten);
     Survey S(Ctx, Files, LeftAsWritten);
     S.TraverseDecl(Ctx.getTranslationUnitDecl());
-    for (const FunctionDecl *F : S.OwnStreamFunctions)
-      if (std::string Why = whyOwnStreamsAreNotModelled(*F, Ctx); !Why.empty())
-        S.block(Why);
     if (PP.isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM"))
       S.Blockers.push_back("it is compiled with the per-thread default stream, and this version "
                            "relies on the legacy default stream's implicit ordering");
@@ -482,10 +479,22 @@ public:
       if (!Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Name)).empty())
         S.Blockers.push_back("it already defines `" + Name.str() +
                              "` (was it transformed before?)");
-    Result.Report.FileBlockers = S.Blockers;
-
     FileRewriter Rewriter(Ctx);
     FunctionSummaries Device;
+    // Work on streams of the program's own, also what a callee leaves
+    // running on them, must sit where CRA follows it (OwnStreams.h).
+    auto LeavesWork = [&](const FunctionDecl *F) {
+      const FunctionDecl *Def = nullptr;
+      return F->hasBody(Def) && Def && Device.get(Def).LeavesOwnStreamWork;
+    };
+    for (const FunctionDecl *F : S.Functions) {
+      if (std::string Why = whyOwnStreamsAreNotModelled(*F, Ctx, LeavesWork); !Why.empty())
+        S.block(Why);
+      if (LeavesWork(F))
+        if (std::string Why = whyOwnStreamWorkEscapes(*F, Ctx); !Why.empty())
+          S.block(Why);
+    }
+    Result.Report.FileBlockers = S.Blockers;
     llvm::raw_string_ostream Dump(Result.Dump);
     CallsDeviceReset = S.CallsDeviceReset;
     QueriesMemory = S.QueriesMemory;

@@ -422,6 +422,9 @@ struct FileRewriter::Impl {
 
 std::string FileRewriter::Impl::whyNotRewritable(const GpuOp &Op) const {
   std::string Why;
+  if (Op.HasUserStream && !Op.Api && !isa<CUDAKernelCallExpr>(Op.Call))
+    return "the call may return with work running on a stream of the program's own; that "
+           "work is ordered with the rest, the call left as written";
   if (Op.HasUserStream)
     return "it already runs on a stream of the program's own";
   if (!spelledOffset(cast<CallExpr>(Op.Call)->getRParenLoc(), &Why))

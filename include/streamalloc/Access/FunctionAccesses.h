@@ -94,7 +94,10 @@ struct StmtAccesses {
   /// query, a callee that performs GPU ops or syncs, a call the analysis
   /// cannot see.
   bool MayBlock = false;
-  bool ReadsTimer = false;           ///< reads a clock (itself or in a callee)
+  bool ReadsTimer = false; ///< reads a clock (itself or in a callee)
+  /// Puts work on a stream of the program's own (an op given such a stream,
+  /// or a call of a function that may return before such work is done).
+  bool EnqueuesOnOwnStreams = false;
   bool CalleesPerformGpuOps = false; ///< calls a function that enqueues device work
   /// Calls a function whose GPU ops the output leaves as written
   /// (FunctionSummaries::setLeftAsWritten): then HostSide is Host without

@@ -140,6 +140,11 @@ struct FunctionSummary {
   /// keeps (a top-level statement of the body, outside `main`): the work a
   /// caller left running is complete when the clock is read.
   bool SyncsDeviceBeforeTimer = false;
+  /// May return while work it (or a callee) put on a stream of the
+  /// program's own is still running: no device sync follows that work at the
+  /// top level of its body before every return. A caller models the call as
+  /// an op on such a stream (OwnStreams.h).
+  bool LeavesOwnStreamWork = false;
   bool Recursive = false; ///< part of a cycle of calls (iterated to a fixpoint)
 
   /// Convenience views for callers that only care about the first level.

@@ -9,13 +9,16 @@
 // The model holds where such an op is a statement of its own in a block (or
 // a declaration, or the expansion of an error-check macro built of those),
 // outside try blocks, switch bodies, lambdas and statement expressions, and
-// where its work ends inside the function that enqueued it: `main`, or a
-// function whose body synchronises the device after its last such op, with
-// no return before that. Anywhere else the file is left unchanged.
+// where a function that may return before its work on such a stream is done
+// is only called directly (its callers model the call as such an op: see
+// FunctionSummary::LeavesOwnStreamWork). Anywhere else the file is left
+// unchanged.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STREAMALLOC_CRA_OWNSTREAMS_H
 #define STREAMALLOC_CRA_OWNSTREAMS_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
 
@@ -39,9 +42,19 @@ const clang::Expr *ownStreamOf(const clang::Expr *Op, clang::ASTContext &Ctx);
 std::string ownStreamKey(const clang::Expr *Stream, const clang::FunctionDecl &F,
                          clang::ASTContext &Ctx);
 
-/// Why the ops \p F puts on streams of the program's own are not modelled
-/// (a sentence naming the line), or "" when they are (or there are none).
-std::string whyOwnStreamsAreNotModelled(const clang::FunctionDecl &F, clang::ASTContext &Ctx);
+/// Why the work \p F puts on streams of the program's own is not modelled
+/// (a sentence naming the line), or "" when it is (or there is none). Such
+/// work: its ops given such a stream, and calls of functions for which
+/// \p LeavesWork holds (FunctionSummary::LeavesOwnStreamWork).
+std::string
+whyOwnStreamsAreNotModelled(const clang::FunctionDecl &F, clang::ASTContext &Ctx,
+                            llvm::function_ref<bool(const clang::FunctionDecl *)> LeavesWork);
+
+/// For \p F, which may return while work it put on a stream of the
+/// program's own is still running: why a caller in the unit may not model
+/// that work (a constructor, destructor, operator or virtual function; its
+/// address taken), or "".
+std::string whyOwnStreamWorkEscapes(const clang::FunctionDecl &F, clang::ASTContext &Ctx);
 
 } // namespace streamalloc
 
