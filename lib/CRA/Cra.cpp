@@ -430,11 +430,15 @@ private:
   /// legacy stream ran after all of them. Work on the program's own streams
   /// may be on a non-blocking stream, which that call does not wait for.
   void clearToolStreams(PendingSet &State) const {
-    std::vector<unsigned> Tool;
+    std::vector<unsigned> Tool, Stale;
     llvm::copy_if(State, std::back_inserter(Tool),
                   [&](unsigned Op) { return !FA.ops()[Op].HasUserStream; });
     eraseAll(State, Tool);
-    eraseAll(State.OrigDone, Tool);
+    // Like clear(): what the original had completed is kept only for the ops
+    // still pending (an entry for another would count at the next join).
+    llvm::copy_if(State.OrigDone, std::back_inserter(Stale),
+                  [&](unsigned Op) { return !llvm::is_contained(State, Op); });
+    eraseAll(State.OrigDone, Stale);
   }
 
   /// Whether statement \p A, which blocks in the original, may not block the
