@@ -354,6 +354,15 @@ bool syncsDeviceBeforeEveryClockRead(PointsTo &Pts, const FunctionDecl &Def) {
   return false;
 }
 
+/// Whether \p S holds an op given a stream of the program's own (outside lambdas).
+bool holdsOwnStreamOp(const Stmt *S, ASTContext &Ctx) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S); E && ownStreamArgument(E, Ctx))
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return holdsOwnStreamOp(C, Ctx); });
+}
+
 /// Whether \p Def may return while work it put on a stream of the program's
 /// own is still running: after such work, no top-level statement of its
 /// body that puts none syncs the device before a return or the end (`main`
@@ -416,6 +425,8 @@ const FunctionSummary &Registry::top(const FunctionDecl *Def, std::string Why) {
   S->WritesOutput = true;
   S->MaySync = !Device;
   S->PerformsGpuOps = !Device;
+  // Work on a stream of the program's own may outlive the call.
+  S->LeavesOwnStreamWork = !Device && holdsOwnStreamOp(Def->getBody(), Def->getASTContext());
   for (unsigned I = 0; I < Def->getNumParams(); ++I) {
     QualType T = Def->getParamDecl(I)->getType();
     if (T->isPointerType() || T->isReferenceType()) {
