@@ -964,12 +964,14 @@ private:
         Cra = Analyse({}, Plan);
         if (FileBlockers.empty()) {
           Syncs = findExplicitSyncs(FA, Device, Cra);
-          SyncDecisions =
-              decideRedundantSyncs(Syncs, FA, [&](llvm::ArrayRef<const Expr *> Ignored) {
-                if (Ignored.empty())
-                  return Cra; // the run just made
-                StreamPlan Unused;
-                return Analyse(Ignored, Unused);
+          // Ignoring a sync moves no op to another stream (planStreams reads
+          // which ops run asynchronously, not the syncs): the trial runs
+          // need only the plan's streams.
+          SyncDecisions = decideRedundantSyncs(
+              Syncs, FA, [&](llvm::ArrayRef<const Expr *> Ignored, const BodyWalk &Walk) {
+                return runCra(FA, Blocked, InactiveCode,
+                              Plan.NumStreams > 0 ? &Plan.StreamOf : nullptr, Ignored,
+                              Options.TimerWaits, Walk);
               });
           // Where nothing runs asynchronously the syncs cost what they did.
           KeepsSyncs = !Options.DropRedundantSyncs ||
