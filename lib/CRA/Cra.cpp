@@ -21,6 +21,7 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include <cassert>
+#include <iterator>
 
 using namespace clang;
 
@@ -1328,23 +1329,13 @@ bool waitsOnlyForWorkBeforeItsLoop(const Wait &W, const CraResult &R) {
 }
 
 llvm::StringRef waitCauseName(WaitCause Cause) {
-  switch (Cause) {
-  case WaitCause::Conflict:
-    return "conflict";
-  case WaitCause::LeavesBlock:
-    return "leaves-block";
-  case WaitCause::LeavesFunction:
-    return "leaves-function";
-  case WaitCause::BlockEnd:
-    return "block-end";
-  case WaitCause::FunctionEnd:
-    return "function-end";
-  case WaitCause::InactiveCode:
-    return "inactive-code";
-  case WaitCause::Timer:
-    return "timer";
-  }
-  llvm_unreachable("not a wait cause");
+  // In the enum's order.
+  static constexpr llvm::StringLiteral Names[] = {"conflict",  "leaves-block", "leaves-function",
+                                                  "block-end", "function-end", "inactive-code",
+                                                  "timer"};
+  static_assert(std::size(Names) == static_cast<size_t>(WaitCause::Timer) + 1,
+                "a name per wait cause");
+  return Names[static_cast<size_t>(Cause)];
 }
 
 void CraResult::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const {

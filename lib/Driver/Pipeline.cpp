@@ -41,6 +41,7 @@
 #include "llvm/Support/Timer.h"
 
 #include <cassert>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -328,19 +329,11 @@ bool sameSchedulingInput(const CraResult &A, const CraResult &B) {
 }
 
 const char *opKindName(GpuOpKind K) {
-  switch (K) {
-  case GpuOpKind::Copy:
-    return "copy";
-  case GpuOpKind::Set:
-    return "set";
-  case GpuOpKind::Launch:
-    return "launch";
-  case GpuOpKind::Alloc:
-    return "alloc";
-  case GpuOpKind::Free:
-    return "free"; // not an API name
-  }
-  llvm_unreachable("not an op kind");
+  // In the enum's order.
+  static constexpr const char *Names[] = {"copy", "set", "launch", "alloc",
+                                          "free"}; // not an API name
+  static_assert(std::size(Names) == static_cast<size_t>(GpuOpKind::Free) + 1, "a name per op kind");
+  return Names[static_cast<size_t>(K)];
 }
 
 /// User + system CPU seconds of this process so far.
