@@ -199,7 +199,7 @@ private:
     if (!Walk.Observe || (Walk.From && Index == Walk.From->Index))
       return true;
     BodyPoint P{Index, State, Clock, {}, unsigned(R.Waits.size()), unsigned(R.Syncs.size())};
-    for (unsigned Op : State)
+    for (unsigned Op : State) // every op the set holds (BodyPoint::Ticks)
       P.Ticks.push_back(TickOf[Op]);
     Stopped = !Walk.Observe(P);
     return !Stopped;

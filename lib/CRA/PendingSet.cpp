@@ -37,6 +37,10 @@ bool PendingSet::join(const PendingSet &Other) {
   return mergeOps(OrigDone, Other.OrigDone) || Grew;
 }
 
+bool PendingSet::operator==(const PendingSet &Other) const {
+  return static_cast<const std::vector<unsigned> &>(*this) == Other && OrigDone == Other.OrigDone;
+}
+
 void PendingSet::print(llvm::raw_ostream &OS) const {
   auto List = [&](const std::vector<unsigned> &Ops) {
     OS << "{";

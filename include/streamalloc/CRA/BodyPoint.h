@@ -28,8 +28,10 @@ namespace streamalloc {
 struct BodyPoint {
   unsigned Index = 0; ///< the statement's index in the body; its size: after the last
   PendingSet State;
-  unsigned Clock = 0;          ///< logical time (each enqueue ticks it)
-  std::vector<unsigned> Ticks; ///< the enqueue time of each op of State, in its order
+  unsigned Clock = 0; ///< logical time (each enqueue ticks it)
+  /// The enqueue time of each op State holds, in its order (the walk reads
+  /// no other op's).
+  std::vector<unsigned> Ticks;
   /// What the run had recorded before this point (sizes of CraResult's
   /// Waits and Syncs).
   unsigned Waits = 0, Syncs = 0;
@@ -37,8 +39,7 @@ struct BodyPoint {
   /// The walk goes on the same from both points (the counts may differ).
   bool sameWalk(const BodyPoint &Other) const {
     return Index == Other.Index && Clock == Other.Clock && Ticks == Other.Ticks &&
-           static_cast<const std::vector<unsigned> &>(State) == Other.State &&
-           State.OrigDone == Other.State.OrigDone;
+           State == Other.State;
   }
 };
 
