@@ -8,7 +8,11 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <functional>
 
 using namespace clang;
 
@@ -147,6 +151,107 @@ bool containsJump(const Stmt *S, bool LoopJumps) {
                       [&](const Stmt *Child) { return containsJump(Child, LoopJumps); });
 }
 
+namespace {
+
+/// Per translation unit: the direct calls of each function, and the
+/// functions used other than as the callee of a direct call (address taken).
+struct CallIndex {
+  const ASTContext *Ctx = nullptr;
+  const TranslationUnitDecl *TU = nullptr;
+  llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>> Calls;
+  llvm::DenseSet<const FunctionDecl *> Escaping;
+};
+
+const CallIndex &callIndexOf(ASTContext &Ctx) {
+  static CallIndex Index;
+  if (Index.Ctx == &Ctx && Index.TU == Ctx.getTranslationUnitDecl())
+    return Index;
+  Index = CallIndex();
+  Index.Ctx = &Ctx;
+  Index.TU = Ctx.getTranslationUnitDecl();
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    CallIndex &I;
+    llvm::DenseSet<const Expr *> Callees;
+    explicit Visitor(CallIndex &I) : I(I) {}
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitCallExpr(CallExpr *C) {
+      if (const FunctionDecl *F = C->getDirectCallee()) {
+        I.Calls[F->getCanonicalDecl()].push_back(C);
+        Callees.insert(C->getCallee()->IgnoreParenImpCasts());
+      }
+      return true;
+    }
+    void use(const Expr *E, const ValueDecl *D) {
+      if (const auto *F = dyn_cast_or_null<FunctionDecl>(D); F && !Callees.count(E))
+        I.Escaping.insert(F->getCanonicalDecl());
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      use(E, E->getDecl());
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *E) {
+      use(E, E->getMemberDecl());
+      return true;
+    }
+  } V(Index);
+  // Calls are visited before their callee expressions (pre-order).
+  V.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return Index;
+}
+
+/// Whether \p Stream is a parameter that defaults to the legacy stream, that
+/// its function only reads, and that every call of the function in the unit
+/// leaves to its default or passes a null: the legacy stream wherever the
+/// function runs (a function whose address is taken, or a virtual one, may
+/// be called from elsewhere).
+bool isLegacyStreamParameter(const Expr *Stream, ASTContext &Ctx) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Stream->IgnoreParenImpCasts());
+  const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  if (!P || !P->hasDefaultArg() || P->hasUnparsedDefaultArg() || P->hasUninstantiatedDefaultArg() ||
+      !isNullConstant(P->getDefaultArg(), Ctx))
+    return false;
+  const auto *F = dyn_cast<FunctionDecl>(P->getDeclContext());
+  if (!F || !F->getBody() || P->getType()->isReferenceType())
+    return false;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->isVirtual())
+    return false;
+  const CallIndex &Index = callIndexOf(Ctx);
+  if (Index.Escaping.count(F->getCanonicalDecl()))
+    return false;
+  unsigned I = P->getFunctionScopeIndex();
+  auto It = Index.Calls.find(F->getCanonicalDecl());
+  if (It != Index.Calls.end())
+    for (const CallExpr *C : It->second) {
+      if (I >= C->getNumArgs())
+        return false;
+      const Expr *Arg = C->getArg(I);
+      if (!isa<CXXDefaultArgExpr>(Arg) && !isNullConstant(Arg, Ctx))
+        return false;
+    }
+  // Never written in the function: every mention is a read of its value.
+  bool OnlyRead = true;
+  std::function<void(const Stmt *, const Stmt *)> Walk = [&](const Stmt *S, const Stmt *Parent) {
+    if (!S || !OnlyRead)
+      return;
+    if (const auto *R = dyn_cast<DeclRefExpr>(S); R && R->getDecl() == P) {
+      const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent);
+      OnlyRead = Cast && Cast->getCastKind() == CK_LValueToRValue;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Walk(Child, S);
+  };
+  Walk(F->getBody(), nullptr);
+  return OnlyRead;
+}
+
+} // namespace
+
+bool isLegacyStream(const Expr *Stream, ASTContext &Ctx) {
+  return isa<CXXDefaultArgExpr>(Stream) || isNullConstant(Stream, Ctx) ||
+         isLegacyStreamParameter(Stream, Ctx);
+}
+
 const ApiFunction *ownStreamOpApi(const CallExpr *Call) {
   const ApiFunction *Api = modelledCallee(Call);
   if (!Api || !Api->has(ApiCap::EnqueuesOnStream))
@@ -154,9 +259,7 @@ const ApiFunction *ownStreamOpApi(const CallExpr *Call) {
   const ApiFunction *Sync = synchronousFormOf(*Api);
   if (!Sync || Sync->StreamArgIndex >= Call->getNumArgs())
     return nullptr;
-  const Expr *Stream = Call->getArg(Sync->StreamArgIndex);
-  if (isa<CXXDefaultArgExpr>(Stream) ||
-      isNullConstant(Stream, Call->getDirectCallee()->getASTContext()))
+  if (isLegacyStream(Call->getArg(Sync->StreamArgIndex), Call->getDirectCallee()->getASTContext()))
     return nullptr;
   return Sync;
 }
@@ -169,7 +272,9 @@ const ApiFunction *gpuOpApi(const CallExpr *Call) {
 
 const Expr *ownStreamArgument(const Expr *Op, ASTContext &Ctx) {
   if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Op))
-    return launchNamesStream(*Launch, Ctx) ? Launch->getConfig()->getArg(3) : nullptr;
+    return launchNamesStream(*Launch, Ctx) && !isLegacyStream(Launch->getConfig()->getArg(3), Ctx)
+               ? Launch->getConfig()->getArg(3)
+               : nullptr;
   const auto *Call = dyn_cast<CallExpr>(Op);
   const ApiFunction *Sync = Call ? ownStreamOpApi(Call) : nullptr;
   return Sync ? Call->getArg(Sync->StreamArgIndex) : nullptr;

@@ -41,6 +41,12 @@ bool isNullConstant(const clang::Expr *E, clang::ASTContext &Ctx);
 /// and with \p LoopJumps also break and continue.
 bool containsJump(const clang::Stmt *S, bool LoopJumps = true);
 
+/// Whether \p Stream (a stream argument) names the legacy default stream: a
+/// null, a defaulted argument, or a parameter that defaults to the legacy
+/// stream, is only read, and that every call in the unit leaves to its
+/// default or passes a null for.
+bool isLegacyStream(const clang::Expr *Stream, clang::ASTContext &Ctx);
+
 /// For a call of an asynchronous copy or fill (cudaMemcpyAsync, ...) that
 /// passes a stream other than the legacy one: the row of its synchronous form,
 /// which models it as a GPU op left on that stream (ApiModel.def).

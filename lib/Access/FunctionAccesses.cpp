@@ -805,7 +805,7 @@ void FunctionAccesses::Impl::collectOps(const Stmt *S) {
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call)) {
       const FunctionDecl *Kernel = Launch->getDirectCallee();
       Op.Callee = Kernel ? Kernel->getNameAsString() : "<kernel pointer>";
-      Op.HasUserStream = launchNamesStream(*Launch, Ctx);
+      Op.HasUserStream = ownStreamArgument(Launch, Ctx) != nullptr;
     } else {
       Op.Api = gpuOpApi(Call);
       assert(Op.Api && "a GPU op that is not a launch is a call of a modelled API");

@@ -354,6 +354,10 @@ bool syncsDeviceBeforeEveryClockRead(PointsTo &Pts, const FunctionDecl &Def) {
   return false;
 }
 
+bool inSystemHeader(const FunctionDecl &F) {
+  return F.getASTContext().getSourceManager().isInSystemHeader(F.getLocation());
+}
+
 /// Whether \p S holds an op given a stream of the program's own (outside lambdas).
 bool holdsOwnStreamOp(const Stmt *S, ASTContext &Ctx) {
   if (!S || isa<LambdaExpr>(S))
@@ -426,7 +430,8 @@ const FunctionSummary &Registry::top(const FunctionDecl *Def, std::string Why) {
   S->MaySync = !Device;
   S->PerformsGpuOps = !Device;
   // Work on a stream of the program's own may outlive the call.
-  S->LeavesOwnStreamWork = !Device && holdsOwnStreamOp(Def->getBody(), Def->getASTContext());
+  S->LeavesOwnStreamWork =
+      !Device && !inSystemHeader(*Def) && holdsOwnStreamOp(Def->getBody(), Def->getASTContext());
   for (unsigned I = 0; I < Def->getNumParams(); ++I) {
     QualType T = Def->getParamDecl(I)->getType();
     if (T->isPointerType() || T->isReferenceType()) {
@@ -721,7 +726,9 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
   S.MaySync = Body.MaySync;
   S.ReadsTimer = !Device && Body.ReadsTimer;
   S.SyncsDeviceBeforeTimer = S.ReadsTimer && syncsDeviceBeforeEveryClockRead(Pts, *Def);
-  S.LeavesOwnStreamWork = !Device && Body.EnqueuesOnOwnStreams && leavesOwnStreamWork(Pts, *Def);
+  // A library's own streams are its business (README: external code).
+  S.LeavesOwnStreamWork = !Device && !inSystemHeader(*Def) && Body.EnqueuesOnOwnStreams &&
+                          leavesOwnStreamWork(Pts, *Def);
   return S;
 }
 

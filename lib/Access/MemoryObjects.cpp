@@ -3,6 +3,8 @@
 
 #include "llvm/Support/ErrorHandling.h"
 
+#include <iterator>
+
 namespace streamalloc {
 
 ObjectTable::ObjectTable() {
@@ -17,29 +19,13 @@ ObjectId ObjectTable::add(ObjectKind Kind, std::string Name, unsigned Line,
 }
 
 llvm::StringRef objectKindName(ObjectKind Kind) {
-  switch (Kind) {
-  case ObjectKind::Unknown:
-    return "unknown";
-  case ObjectKind::Variable:
-    return "variable";
-  case ObjectKind::DeviceSymbol:
-    return "device-symbol";
-  case ObjectKind::HostAllocation:
-    return "host-alloc";
-  case ObjectKind::PinnedAllocation:
-    return "pinned-alloc";
-  case ObjectKind::DeviceAllocation:
-    return "device-alloc";
-  case ObjectKind::ManagedAllocation:
-    return "managed-alloc";
-  case ObjectKind::ContainerStorage:
-    return "container-elements";
-  case ObjectKind::Symbolic:
-    return "parameter-memory";
-  case ObjectKind::ProgramOutput:
-    return "output";
-  }
-  llvm_unreachable("not an object kind");
+  // In the enum's order.
+  static constexpr llvm::StringLiteral Names[] = {
+      "unknown",      "variable",      "device-symbol",      "host-alloc",       "pinned-alloc",
+      "device-alloc", "managed-alloc", "container-elements", "parameter-memory", "output"};
+  static_assert(std::size(Names) == static_cast<size_t>(ObjectKind::ProgramOutput) + 1,
+                "a name per object kind");
+  return Names[static_cast<size_t>(Kind)];
 }
 
 void ObjectTable::print(llvm::raw_ostream &OS) const {

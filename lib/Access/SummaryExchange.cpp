@@ -19,6 +19,29 @@ namespace streamalloc {
 namespace {
 /// Stands for a name that has no USR: it never resolves.
 constexpr llvm::StringLiteral Unnamed = "?";
+
+/// A flag of a summary: its JSON key and where both forms keep it. Export,
+/// import and both JSON directions read this one list, so a new flag cannot
+/// be carried one way and forgotten the other.
+struct SummaryFlag {
+  const char *Key;
+  bool PortableSummary::*Portable;
+  bool FunctionSummary::*Summary;
+};
+
+constexpr SummaryFlag Flags[] = {
+    {"storesUnknown", &PortableSummary::StoresUnknown, &FunctionSummary::StoresUnknown},
+    {"writesOutput", &PortableSummary::WritesOutput, &FunctionSummary::WritesOutput},
+    {"performsGpuOps", &PortableSummary::PerformsGpuOps, &FunctionSummary::PerformsGpuOps},
+    {"resetsDevice", &PortableSummary::ResetsDevice, &FunctionSummary::ResetsDevice},
+    {"maySync", &PortableSummary::MaySync, &FunctionSummary::MaySync},
+    {"readsTimer", &PortableSummary::ReadsTimer, &FunctionSummary::ReadsTimer},
+    {"syncsDeviceBeforeTimer", &PortableSummary::SyncsDeviceBeforeTimer,
+     &FunctionSummary::SyncsDeviceBeforeTimer},
+    {"calleesPerformGpuOps", &PortableSummary::CalleesPerformGpuOps,
+     &FunctionSummary::CalleesPerformGpuOps},
+    {"recursive", &PortableSummary::Recursive, &FunctionSummary::Recursive},
+};
 } // namespace
 
 std::string usrOf(const Decl *D) {
@@ -98,15 +121,8 @@ PortableSummary exportSummary(const FunctionDecl &F, const FunctionSummary &S) {
     P.Returns.push_back(portable(R));
   for (const auto &[K, R] : S.ReturnFields)
     P.ReturnFields.push_back({keyName(K), portable(R)});
-  P.StoresUnknown = S.StoresUnknown;
-  P.WritesOutput = S.WritesOutput;
-  P.PerformsGpuOps = S.PerformsGpuOps;
-  P.ResetsDevice = S.ResetsDevice;
-  P.MaySync = S.MaySync;
-  P.ReadsTimer = S.ReadsTimer;
-  P.SyncsDeviceBeforeTimer = S.SyncsDeviceBeforeTimer;
-  P.CalleesPerformGpuOps = S.CalleesPerformGpuOps;
-  P.Recursive = S.Recursive;
+  for (const SummaryFlag &F : Flags)
+    P.*F.Portable = S.*F.Summary;
   return P;
 }
 
@@ -216,15 +232,9 @@ public:
     SortUnique(S.Stores);
     SortUnique(S.Returns);
     SortUnique(S.Escapes);
-    S.StoresUnknown |= P.StoresUnknown;
-    S.WritesOutput = P.WritesOutput;
-    S.PerformsGpuOps = P.PerformsGpuOps;
-    S.ResetsDevice = P.ResetsDevice;
-    S.MaySync = P.MaySync;
-    S.ReadsTimer = P.ReadsTimer;
-    S.SyncsDeviceBeforeTimer = P.SyncsDeviceBeforeTimer;
-    S.CalleesPerformGpuOps = P.CalleesPerformGpuOps;
-    S.Recursive = P.Recursive;
+    // Only StoresUnknown may be set already (by stores it cannot resolve).
+    for (const SummaryFlag &F : Flags)
+      S.*F.Summary |= P.*F.Portable;
     return S;
   }
 
@@ -360,7 +370,7 @@ llvm::json::Value toJSON(const PortableSummary &P) {
     ReturnFields.push_back(llvm::json::Object{{"field", K}, {"value", refJSON(R)}});
   for (unsigned I : P.PlainParams)
     Plain.push_back((int64_t)I);
-  return llvm::json::Object{
+  llvm::json::Object O{
       {"usr", P.Usr},
       {"name", P.Name},
       {"signature", P.Signature},
@@ -376,16 +386,10 @@ llvm::json::Value toJSON(const PortableSummary &P) {
       {"escapes", std::move(Escapes)},
       {"returns", std::move(Returns)},
       {"returnFields", std::move(ReturnFields)},
-      {"storesUnknown", P.StoresUnknown},
-      {"writesOutput", P.WritesOutput},
-      {"performsGpuOps", P.PerformsGpuOps},
-      {"resetsDevice", P.ResetsDevice},
-      {"maySync", P.MaySync},
-      {"readsTimer", P.ReadsTimer},
-      {"syncsDeviceBeforeTimer", P.SyncsDeviceBeforeTimer},
-      {"calleesPerformGpuOps", P.CalleesPerformGpuOps},
-      {"recursive", P.Recursive},
   };
+  for (const SummaryFlag &F : Flags)
+    O[F.Key] = P.*F.Portable;
+  return O;
 }
 
 bool fromJSON(const llvm::json::Value &V, PortableSummary &P, llvm::json::Path Path) {
@@ -428,11 +432,7 @@ bool fromJSON(const llvm::json::Value &V, PortableSummary &P, llvm::json::Path P
             Str("source", P.Source) && Int("line", P.Line) && Int("unknownHost", P.UnknownHost) &&
             Int("unknownDevice", P.UnknownDevice) && Str("unknownWhy", P.UnknownWhy) &&
             Refs("escapes", P.Escapes) && Refs("returns", P.Returns) &&
-            Bool("storesUnknown", P.StoresUnknown) && Bool("writesOutput", P.WritesOutput) &&
-            Bool("performsGpuOps", P.PerformsGpuOps) && Bool("resetsDevice", P.ResetsDevice) &&
-            Bool("maySync", P.MaySync) && Bool("readsTimer", P.ReadsTimer) &&
-            Bool("syncsDeviceBeforeTimer", P.SyncsDeviceBeforeTimer) &&
-            Bool("calleesPerformGpuOps", P.CalleesPerformGpuOps) && Bool("recursive", P.Recursive);
+            llvm::all_of(Flags, [&](const SummaryFlag &F) { return Bool(F.Key, P.*F.Portable); });
   const llvm::json::Array *Plain = O->getArray("plainParams");
   const llvm::json::Array *Accesses = O->getArray("accesses");
   const llvm::json::Array *Fresh = O->getArray("fresh");

@@ -22,6 +22,7 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include <cassert>
+#include <iterator>
 #include <set>
 
 using namespace clang;
@@ -132,10 +133,10 @@ public:
   CraWalker(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
             const std::vector<unsigned> &InactiveCode,
             const std::vector<std::optional<unsigned>> *StreamOf,
-            llvm::ArrayRef<const Expr *> IgnoredSyncs, bool TimerWaits)
+            llvm::ArrayRef<const Expr *> IgnoredSyncs, bool TimerWaits, const BodyWalk &Walk)
       : FA(FA), Blocked(Blocked), InactiveCode(InactiveCode), StreamOf(StreamOf),
-        IgnoredSyncs(IgnoredSyncs), TimerWaits(TimerWaits), Ctx(FA.function().getASTContext()),
-        SM(Ctx.getSourceManager()),
+        IgnoredSyncs(IgnoredSyncs), TimerWaits(TimerWaits), Walk(Walk),
+        Ctx(FA.function().getASTContext()), SM(Ctx.getSourceManager()),
         File(SM.getFileID(SM.getExpansionLoc(FA.function().getLocation()))) {
     assert(Blocked.size() == FA.ops().size() && "a rewritability verdict per op");
     assert((!StreamOf || StreamOf->size() == FA.ops().size()) && "a planned stream per op");
@@ -148,6 +149,14 @@ public:
       if (const Expr *Stream =
               Op.HasUserStream ? ownStreamOf(Op.Call, FA.function().getASTContext()) : nullptr)
         KeyOf[Op.Id] = ownStreamKey(Stream, FA.function(), FA.function().getASTContext());
+    if (Walk.From) { // a resumed run decides only the ops it enqueues
+      Clock = Walk.From->Clock;
+      std::vector<unsigned> Pending = Walk.From->State.everything();
+      assert(Walk.From->Ticks.size() == Pending.size() && "a time per pending op");
+      for (unsigned I = 0; I < Pending.size(); ++I)
+        TickOf[Pending[I]] = Walk.From->Ticks[I];
+      return;
+    }
     for (const GpuOp &Op : FA.ops())
       R.Ops[Op.Id].WhySync =
           Blocked[Op.Id].empty()
@@ -162,9 +171,14 @@ public:
     if (!Body)
       return std::move(R);
     IsMain = FA.function().isMain();
-    PendingSet Pending = processRegion(Body, {}, /*MayNotRun=*/false);
+    TopBody = Body;
+    PendingSet Pending =
+        processRegion(Body, Walk.From ? Walk.From->State : PendingSet(), /*MayNotRun=*/false);
+    if (Stopped)
+      return std::move(R);
+    // (A resumed run sees only the ops enqueued after its start.)
     for (const GpuOp &Op : FA.ops())
-      if (Op.HasUserStream && !Enqueued.count(Op.Id))
+      if (Op.HasUserStream && !Enqueued.count(Op.Id) && !Walk.From)
         R.UnmodelledOwnStreamOps.push_back(Op.Id);
     if (!Pending.empty())
       addWait({InsertionPoint::BlockEnd, Body}, Pending, WaitCause::FunctionEnd,
@@ -182,6 +196,7 @@ private:
   const std::vector<std::optional<unsigned>> *StreamOf;
   llvm::ArrayRef<const Expr *> IgnoredSyncs;
   bool TimerWaits;
+  const BodyWalk &Walk;
   const ASTContext &Ctx;
   const SourceManager &SM;
   FileID File; ///< the file that holds the function (the offsets of InactiveCode)
@@ -212,6 +227,21 @@ private:
       eraseAll(State.OwnStream, Done);
       eraseAll(State.OwnOrdered, Done);
     }
+  }
+
+  const Stmt *TopBody = nullptr; ///< the function body
+  bool Stopped = false;          ///< Walk.Observe ended the run
+
+  /// At the point before statement \p Index of the function body (its size:
+  /// after the last): whether the run goes on.
+  bool atBodyPoint(unsigned Index, const PendingSet &State) {
+    if (!Walk.Observe || (Walk.From && Index == Walk.From->Index))
+      return true;
+    BodyPoint P{Index, State, Clock, {}, unsigned(R.Waits.size()), unsigned(R.Syncs.size())};
+    for (unsigned Op : State.everything()) // every op the set holds (BodyPoint::Ticks)
+      P.Ticks.push_back(TickOf[Op]);
+    Stopped = !Walk.Observe(P);
+    return !Stopped;
   }
 
   /// Whether \p S completes all device work: one of its unconditional
@@ -981,6 +1011,10 @@ private:
     const auto *Block = dyn_cast<CompoundStmt>(Region);
 
     unsigned Previous = Block ? offsetOf(Block->getLBracLoc()) : offsetOf(Region->getBeginLoc());
+    bool Top = Region == TopBody;
+    unsigned First = Top && Walk.From ? Walk.From->Index : 0;
+    if (First > 0)
+      Previous = offsetOf(Children[First - 1]->getEndLoc());
     // Code in an inactive #if group between statements may, when compiled
     // in, touch anything: it waits for everything pending on its own first
     // line, so only builds that compile it pay. The state after it is the
@@ -992,7 +1026,10 @@ private:
           addInactiveCodeWait(Begin, State);
     };
 
-    for (const Stmt *Child : Children) {
+    for (unsigned Index = First; Index < Children.size(); ++Index) {
+      const Stmt *Child = Children[Index];
+      if (Top && !atBodyPoint(Index, State))
+        return State;
       // A case label is also reached from the switch head.
       if (CaseEntry && isa<SwitchCase>(Child))
         State.join(*CaseEntry);
@@ -1099,6 +1136,8 @@ private:
       if (Jump)
         State.clear(); // what follows is reached only through a label
     }
+    if (Top && !atBodyPoint(Children.size(), State))
+      return State;
     InactiveBefore(Block ? offsetOf(Block->getRBracLoc()) : Previous);
     // The destructors of the block's objects run at its `}` and may touch
     // anything: everything pending is waited for before them.
@@ -1342,9 +1381,12 @@ private:
 CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
                  const std::vector<unsigned> &InactiveCode,
                  const std::vector<std::optional<unsigned>> *StreamOf,
-                 llvm::ArrayRef<const Expr *> IgnoredSyncs, bool TimerWaits) {
-  CraResult R = CraWalker(FA, Blocked, InactiveCode, StreamOf, IgnoredSyncs, TimerWaits).run();
+                 llvm::ArrayRef<const Expr *> IgnoredSyncs, bool TimerWaits, const BodyWalk &Walk) {
+  CraResult R =
+      CraWalker(FA, Blocked, InactiveCode, StreamOf, IgnoredSyncs, TimerWaits, Walk).run();
   assert(R.Ops.size() == FA.ops().size() && "a decision per op");
+  if (Walk.From)
+    return R; // ops enqueued before it are not decided
   assert(llvm::all_of(R.Ops,
                       [&](const OpDecision &D) {
                         return (!D.Async || D.Statement) &&
@@ -1460,23 +1502,13 @@ bool waitsOnlyForWorkBeforeItsLoop(const Wait &W, const CraResult &R) {
 }
 
 llvm::StringRef waitCauseName(WaitCause Cause) {
-  switch (Cause) {
-  case WaitCause::Conflict:
-    return "conflict";
-  case WaitCause::LeavesBlock:
-    return "leaves-block";
-  case WaitCause::LeavesFunction:
-    return "leaves-function";
-  case WaitCause::BlockEnd:
-    return "block-end";
-  case WaitCause::FunctionEnd:
-    return "function-end";
-  case WaitCause::InactiveCode:
-    return "inactive-code";
-  case WaitCause::Timer:
-    return "timer";
-  }
-  llvm_unreachable("not a wait cause");
+  // In the enum's order.
+  static constexpr llvm::StringLiteral Names[] = {"conflict",  "leaves-block", "leaves-function",
+                                                  "block-end", "function-end", "inactive-code",
+                                                  "timer"};
+  static_assert(std::size(Names) == static_cast<size_t>(WaitCause::Timer) + 1,
+                "a name per wait cause");
+  return Names[static_cast<size_t>(Cause)];
 }
 
 void CraResult::print(llvm::raw_ostream &OS, const FunctionAccesses &FA) const {

@@ -157,6 +157,8 @@ std::string ownStreamKey(const Expr *Stream, const FunctionDecl &F, ASTContext &
   return V->getNameAsString() + "@" + std::to_string(V->getID()) + Index;
 }
 
+bool namesLegacyStream(const Expr *Stream, ASTContext &Ctx) { return isLegacyStream(Stream, Ctx); }
+
 const Expr *ownStreamOf(const Expr *Op, ASTContext &Ctx) { return ownStreamArgument(Op, Ctx); }
 
 std::string whyOwnStreamsAreNotModelled(const FunctionDecl &F, ASTContext &Ctx,

@@ -74,6 +74,11 @@ bool PendingSet::join(const PendingSet &Other) {
   return Grew;
 }
 
+bool PendingSet::operator==(const PendingSet &Other) const {
+  return static_cast<const std::vector<unsigned> &>(*this) == Other && OrigDone == Other.OrigDone &&
+         OwnStream == Other.OwnStream && OwnOrdered == Other.OwnOrdered;
+}
+
 void PendingSet::print(llvm::raw_ostream &OS) const {
   auto List = [&](const std::vector<unsigned> &Ops) {
     OS << "{";

@@ -1,5 +1,6 @@
 //===- RedundantSyncs.cpp - Which of the program's device syncs protect nothing ===//
 #include "streamalloc/CRA/RedundantSyncs.h"
+#include "CutRun.h"
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/Access/FunctionSummary.h"
 #include "streamalloc/CRA/LegacyStream.h"
@@ -14,6 +15,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -52,7 +54,10 @@ class SyncFinder {
 public:
   SyncFinder(const FunctionAccesses &FA, FunctionSummaries &Device, const CraResult &Cra)
       : FA(FA), Device(Device), Cra(Cra), Ctx(FA.function().getASTContext()),
-        SM(Ctx.getSourceManager()), Body(FA.function().getBody()), PM(const_cast<Stmt *>(Body)) {}
+        SM(Ctx.getSourceManager()), Body(FA.function().getBody()), PM(const_cast<Stmt *>(Body)) {
+    for (const GpuOp &Op : FA.ops())
+      OpOfCall.try_emplace(Op.Call, &Op);
+  }
 
   std::vector<ExplicitSync> run() {
     std::vector<ExplicitSync> Syncs;
@@ -72,6 +77,11 @@ public:
         Syncs, [](const ExplicitSync &A, const ExplicitSync &B) { return A.Offset < B.Offset; });
     for (ExplicitSync &S : Syncs) {
       S.Untracked = untrackedAt(S);
+      const Stmt *Top = S.Statement;
+      while (parentOf(Top) && parentOf(Top) != Body)
+        Top = parentOf(Top);
+      if (isa<CompoundStmt>(Body) && parentOf(Top) == Body)
+        S.BodyStatement = Top;
       if (auto Loops = loopsAround(S.Statement); !Loops.empty())
         S.InnermostLoop = Loops.front();
     }
@@ -99,6 +109,7 @@ private:
   std::vector<const CallExpr *> SyncCalls;
   std::vector<UntrackedWork> Sites; ///< Repeats: may run at any time (in a lambda, passed)
   llvm::SmallPtrSet<const DeclRefExpr *, 16> DirectCallees;
+  llvm::DenseMap<const Expr *, const GpuOp *> OpOfCall; ///< the first op of each call
   unsigned InLambda = 0; ///< depth of lambda bodies around the statement visited
   bool HasGoto = false;  ///< a backward or computed goto
 
@@ -143,10 +154,9 @@ private:
           SyncCalls.push_back(Call);
       } else if (std::optional<std::string> Why = untrackedCall(Call)) {
         Sites.push_back({offsetOf(Call->getBeginLoc()), InLambda > 0, *Why});
-        Sites.back().HostToDeviceCopy = llvm::any_of(FA.ops(), [&](const GpuOp &Op) {
-          return Op.Call == Call && !Op.HasUserStream &&
-                 copyDirectionOf(Op) == CopyDirection::HostToDevice;
-        });
+        const GpuOp *Op = OpOfCall.lookup(Call);
+        Sites.back().HostToDeviceCopy =
+            Op && !Op->HasUserStream && copyDirectionOf(*Op) == CopyDirection::HostToDevice;
       }
     } else if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
       // A function passed as a value (to std::thread, a callback) may run at
@@ -186,15 +196,14 @@ private:
   /// the legacy default stream, if it may.
   std::optional<std::string> untrackedCall(const CallExpr *Call) const {
     std::string At = " on line " + std::to_string(lineOf(Call->getBeginLoc()));
-    for (const GpuOp &Op : FA.ops())
-      if (Op.Call == Call) {
-        if (Cra.Ops[Op.Id].Async || completesEarlierWork(Op))
-          return std::nullopt;
-        if (Op.HasUserStream)
-          return Op.Callee + At + " runs on a stream of the program's own";
-        return (Op.Kind == GpuOpKind::Launch ? "kernel `" + Op.Callee + "`" : Op.Callee) + At +
-               " stays on the legacy default stream, where the tool does not track it";
-      }
+    if (const GpuOp *Op = OpOfCall.lookup(Call)) {
+      if (Cra.Ops[Op->Id].Async || completesEarlierWork(*Op))
+        return std::nullopt;
+      if (Op->HasUserStream)
+        return Op->Callee + At + " runs on a stream of the program's own";
+      return (Op->Kind == GpuOpKind::Launch ? "kernel `" + Op->Callee + "`" : Op->Callee) + At +
+             " stays on the legacy default stream, where the tool does not track it";
+    }
     if (isa<CUDAKernelCallExpr>(Call))
       return "the kernel launch" + At + " is not analysed";
     const FunctionDecl *F = Call->getDirectCallee();
@@ -528,8 +537,12 @@ std::vector<SyncDecision> decideRedundantSyncs(const std::vector<ExplicitSync> &
                                                const FunctionAccesses &FA, CraRunner Run) {
   std::vector<SyncDecision> Decisions;
   std::vector<const Expr *> Ignored;
-  CraResult Base = Run(Ignored);
-  assert(Base.Ops.size() == FA.ops().size() && "the runner analyses this function");
+  CutRun Base = runWhole(Run, Ignored);
+  // Where each statement of the body is in the walk (its point's index).
+  llvm::DenseMap<const Stmt *, unsigned> PointOf;
+  if (const auto *Body = dyn_cast_or_null<CompoundStmt>(FA.function().getBody()))
+    for (const Stmt *Child : Body->body())
+      PointOf.try_emplace(Child, PointOf.size());
   for (const ExplicitSync &S : Syncs) {
     SyncDecision D;
     // Untracked work is completed by a sync that stays and runs on every
@@ -540,13 +553,14 @@ std::vector<SyncDecision> decideRedundantSyncs(const std::vector<ExplicitSync> &
         Fence = Syncs[I].Offset;
     std::vector<unsigned> Pending;
     bool Counted = false;
-    for (const SyncPoint &P : Base.Syncs)
-      if (llvm::any_of(P.Calls, [&](const Expr *C) { return llvm::is_contained(S.Calls, C); })) {
-        Counted = true;
-        for (unsigned Op : P.Pending)
-          if (!llvm::is_contained(Pending, Op))
-            Pending.push_back(Op);
-      }
+    for (const std::vector<SyncPoint> &Stretch : Base.Syncs)
+      for (const SyncPoint &P : Stretch)
+        if (llvm::any_of(P.Calls, [&](const Expr *C) { return llvm::is_contained(S.Calls, C); })) {
+          Counted = true;
+          for (unsigned Op : P.Pending)
+            if (!llvm::is_contained(Pending, Op))
+              Pending.push_back(Op);
+        }
     D.PendingOps = Pending.size();
     const UntrackedWork *Running = nullptr;
     for (const UntrackedWork &W : S.Untracked)
@@ -559,14 +573,19 @@ std::vector<SyncDecision> decideRedundantSyncs(const std::vector<ExplicitSync> &
     }
     std::vector<const Expr *> Without = Ignored;
     llvm::append_range(Without, S.Calls);
-    CraResult Trial = Run(Without);
+    // The trial differs from Base only in its stretch: a wait there can
+    // only stand where a wait of Base's same stretch stands (it is placed at
+    // a statement of that stretch, or at the body's end).
+    auto At = PointOf.find(S.BodyStatement);
+    CutRun Trial =
+        At != PointOf.end() ? runFrom(Run, Without, Base, At->second) : runWhole(Run, Without);
     std::set<Position> Had;
-    for (const Wait &W : Base.Waits)
-      Had.insert(positionOf(W));
+    Base.forEachWait(Trial.Start, Trial.End, [&](const Wait &W) { Had.insert(positionOf(W)); });
     const Wait *New = nullptr;
-    for (const Wait &W : Trial.Waits)
+    Trial.forEachWait(Trial.Start, Trial.End, [&](const Wait &W) {
       if (!New && W.Cause == WaitCause::Conflict && !Had.count(positionOf(W)))
         New = &W;
+    });
     if (New) {
       D.Reason = "without it the tool would wait before line " + std::to_string(New->Line) + ": " +
                  describeWait(*New, FA);
@@ -580,10 +599,14 @@ std::vector<SyncDecision> decideRedundantSyncs(const std::vector<ExplicitSync> &
     // loop the clock read is outside of, the single wait before the clock
     // read stands in for the sync of every iteration.
     const Wait *Timer = nullptr;
-    for (const Wait &W : Trial.Waits)
+    auto FindTimer = [&](const Wait &W) {
       if (!Timer && W.Cause == WaitCause::Timer &&
           llvm::any_of(W.Covers, [&](unsigned Op) { return llvm::is_contained(Pending, Op); }))
         Timer = &W;
+    };
+    Base.forEachWait(Base.Start, Trial.Start, FindTimer); // the trial's waits, in order
+    Trial.forEachWait(Trial.Start, Trial.End, FindTimer);
+    Base.forEachWait(Trial.End, Base.End, FindTimer);
     bool TimerInLoop = Timer && (!S.InnermostLoop || insideRange(FA, *Timer, *S.InnermostLoop));
     D.Short = !Counted ? "no wait of the tool relies on it"
               : Pending.empty()
@@ -610,7 +633,7 @@ std::vector<SyncDecision> decideRedundantSyncs(const std::vector<ExplicitSync> &
     if (S.Removable && !D.KeptForTimer) {
       D.Drop = true;
       Ignored = std::move(Without);
-      Base = std::move(Trial);
+      splice(Base, std::move(Trial));
     } else if (!S.Removable) {
       D.Reason += "; kept: " + S.WhyKept;
     }

@@ -42,6 +42,7 @@
 #include "llvm/Support/Timer.h"
 
 #include <cassert>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -283,7 +284,9 @@ public:
       const Expr *Arg = Call->getArg(I);
       if (isa<CXXDefaultArgExpr>(Arg) || !isStream(Arg))
         continue;
-      if (Arg->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) == Expr::NPCK_NotNull)
+      if (Arg->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) ==
+              Expr::NPCK_NotNull &&
+          !namesLegacyStream(Arg, Ctx))
         block(At + "passes a stream of the program's own (`" + (Name.empty() ? "call" : Name) +
               "`)");
     }
@@ -355,19 +358,11 @@ bool sameSchedulingInput(const CraResult &A, const CraResult &B) {
 }
 
 const char *opKindName(GpuOpKind K) {
-  switch (K) {
-  case GpuOpKind::Copy:
-    return "copy";
-  case GpuOpKind::Set:
-    return "set";
-  case GpuOpKind::Launch:
-    return "launch";
-  case GpuOpKind::Alloc:
-    return "alloc";
-  case GpuOpKind::Free:
-    return "free"; // not an API name
-  }
-  llvm_unreachable("not an op kind");
+  // In the enum's order.
+  static constexpr const char *Names[] = {"copy", "set", "launch", "alloc",
+                                          "free"}; // not an API name
+  static_assert(std::size(Names) == static_cast<size_t>(GpuOpKind::Free) + 1, "a name per op kind");
+  return Names[static_cast<size_t>(K)];
 }
 
 /// User + system CPU seconds of this process so far.
@@ -1015,12 +1010,14 @@ private:
         }
         if (FileBlockers.empty()) {
           Syncs = findExplicitSyncs(FA, Device, Cra);
-          SyncDecisions =
-              decideRedundantSyncs(Syncs, FA, [&](llvm::ArrayRef<const Expr *> Ignored) {
-                if (Ignored.empty())
-                  return Cra; // the run just made
-                StreamPlan Unused;
-                return Analyse(Ignored, Unused);
+          // Ignoring a sync moves no op to another stream (planStreams reads
+          // which ops run asynchronously, not the syncs): the trial runs
+          // need only the plan's streams.
+          SyncDecisions = decideRedundantSyncs(
+              Syncs, FA, [&](llvm::ArrayRef<const Expr *> Ignored, const BodyWalk &Walk) {
+                return runCra(FA, Blocked, InactiveCode,
+                              Plan.NumStreams > 0 ? &Plan.StreamOf : nullptr, Ignored,
+                              Options.TimerWaits, Walk);
               });
           // Where nothing runs asynchronously the syncs cost what they did.
           KeepsSyncs = !Options.DropRedundantSyncs ||

@@ -21,6 +21,9 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include <cassert>
+#include <map>
+#include <numeric>
+#include <optional>
 
 using namespace clang;
 
@@ -263,13 +266,20 @@ private:
 /// The plan's dependency edges, to tell which async ops may run side by side.
 class Dependencies {
 public:
-  Dependencies(unsigned N, const StreamPlan &Plan) : Succ(N), Pred(N) {
+  Dependencies(unsigned N, const StreamPlan &Plan) : Succ(N), Pred(N), Part(N) {
+    std::iota(Part.begin(), Part.end(), 0u);
     for (const Dependency &E : Plan.Edges) {
       assert(E.From < N && E.To < N && "an edge between ops of the function");
       Succ[E.From].push_back(E.To);
       Pred[E.To].push_back(E.From);
+      Part[root(E.From)] = root(E.To);
     }
+    for (unsigned X = 0; X < N; ++X)
+      Part[X] = root(X);
   }
+  /// The part of the graph (edges taken either way) that holds \p X: ops
+  /// of different parts are never connected.
+  unsigned partOf(unsigned X) const { return Part[X]; }
   /// Ops connected to \p X by a dependency path in either direction.
   llvm::BitVector connected(unsigned X) const {
     llvm::BitVector Seen(Succ.size());
@@ -280,6 +290,12 @@ public:
 
 private:
   std::vector<std::vector<unsigned>> Succ, Pred;
+  std::vector<unsigned> Part; ///< union-find while building, then each op's part
+  unsigned root(unsigned X) {
+    while (Part[X] != X)
+      X = Part[X] = Part[Part[X]];
+    return X;
+  }
   static void walk(unsigned X, const std::vector<std::vector<unsigned>> &Next,
                    llvm::BitVector &Seen) {
     std::vector<unsigned> Work{X};
@@ -312,17 +328,32 @@ std::vector<std::string> unprofitableOps(const FunctionAccesses &FA, const CraRe
   std::vector<Engine> EngineOf;
   for (const GpuOp &Op : Ops)
     EngineOf.push_back(engineOf(Op, FA));
+  // Per stream and engine of a copy: the parts of the dependency graph
+  // (up to two) that hold ops it could overlap with, but for dependencies.
+  std::map<std::pair<std::optional<unsigned>, Engine>, llvm::SmallVector<unsigned, 2>> PartsFor;
   for (const GpuOp &X : Ops) {
     if (!Cra.Ops[X.Id].Async || (X.Kind != GpuOpKind::Copy && X.Kind != GpuOpKind::Set) ||
         !blocksInOriginal(X, FA))
       continue;
     Engine Mine = EngineOf[X.Id];
-    llvm::BitVector Connected = Deps.connected(X.Id);
-    bool GpuOverlap = llvm::any_of(Ops, [&](const GpuOp &Y) {
+    auto MayOverlap = [&](const GpuOp &Y) {
       Engine Theirs = EngineOf[Y.Id];
       return Y.Id != X.Id && Cra.Ops[Y.Id].Async && Plan.StreamOf[Y.Id] != Plan.StreamOf[X.Id] &&
-             Theirs != Engine::None && Theirs != Mine && !Connected.test(Y.Id);
-    });
+             Theirs != Engine::None && Theirs != Mine;
+    };
+    auto [It, New] = PartsFor.try_emplace({Plan.StreamOf[X.Id], Mine});
+    for (unsigned Y = 0; New && Y < Ops.size() && It->second.size() < 2; ++Y)
+      if (MayOverlap(Ops[Y]) && !llvm::is_contained(It->second, Deps.partOf(Y)))
+        It->second.push_back(Deps.partOf(Y));
+    // One in another part is connected to X by no dependency; only when all
+    // are in X's part are the dependency paths followed.
+    bool GpuOverlap =
+        llvm::any_of(It->second, [&](unsigned Part) { return Part != Deps.partOf(X.Id); });
+    if (!GpuOverlap && !It->second.empty()) {
+      llvm::BitVector Connected = Deps.connected(X.Id);
+      GpuOverlap =
+          llvm::any_of(Ops, [&](const GpuOp &Y) { return MayOverlap(Y) && !Connected.test(Y.Id); });
+    }
     if (GpuOverlap)
       continue;
     std::string Pageable = pageableSide(X, FA, Pinned);

@@ -72,6 +72,13 @@ TEST(PendingSet, WhenTheOriginalBlocksEveryPendingOpIsDoneThere) {
   EXPECT_EQ(S.done(), (Ops{5, 6}));
 }
 
+TEST(PendingSet, EqualSetsAgreeInEveryPartAndOrder) {
+  EXPECT_TRUE(state({1, 3}, {3}) == state({1, 3}, {3}));
+  EXPECT_FALSE(state({1, 3}, {3}) == state({1, 3})); // what the original had done
+  EXPECT_FALSE(state({1, 3}) == state({3, 1}));      // the enqueue order
+  EXPECT_FALSE(state({1}, {9}) == state({1}));       // a stale entry may matter after a join
+}
+
 TEST(PendingSet, PrintsPendingOpsAndThoseTheOriginalHadDone) {
   EXPECT_EQ(printed(state({})), "{}");
   EXPECT_EQ(printed(state({0, 2})), "{op0, op2}");

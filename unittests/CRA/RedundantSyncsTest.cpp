@@ -43,9 +43,10 @@ struct SyncRun {
     Blocked.assign(FA->ops().size(), "");
     Cra = runCra(*FA, Blocked);
     Syncs = findExplicitSyncs(*FA, Device, Cra);
-    Decisions = decideRedundantSyncs(Syncs, *FA, [&](llvm::ArrayRef<const clang::Expr *> Ignored) {
-      return runCra(*FA, Blocked, {}, nullptr, Ignored);
-    });
+    Decisions = decideRedundantSyncs(
+        Syncs, *FA, [&](llvm::ArrayRef<const clang::Expr *> Ignored, const BodyWalk &Walk) {
+          return runCra(*FA, Blocked, {}, nullptr, Ignored, true, Walk);
+        });
   }
 };
 

@@ -19,6 +19,7 @@
 #define STREAMALLOC_CRA_CRA_H
 
 #include "streamalloc/Access/MemoryObjects.h"
+#include "streamalloc/CRA/BodyPoint.h"
 #include "streamalloc/CRA/PendingSet.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -176,10 +177,13 @@ struct CraResult {
 /// there too (DESIGN.md §3a; OriginalCompletion.h).
 /// \p TimerWaits (--timers=keep): before a clock read, the ops the original
 /// had completed there are waited for (WaitCause::Timer).
+/// \p Walk: follows the run between the statements of the function body,
+/// may end it early or resume it (BodyPoint.h).
 CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
                  const std::vector<unsigned> &InactiveCode = {},
                  const std::vector<std::optional<unsigned>> *StreamOf = nullptr,
-                 llvm::ArrayRef<const clang::Expr *> IgnoredSyncs = {}, bool TimerWaits = true);
+                 llvm::ArrayRef<const clang::Expr *> IgnoredSyncs = {}, bool TimerWaits = true,
+                 const BodyWalk &Walk = {});
 
 llvm::StringRef waitCauseName(WaitCause Cause);
 

@@ -34,6 +34,10 @@ namespace streamalloc {
 /// that passes a stream of the program's own (not the legacy stream), or null.
 const clang::Expr *ownStreamOf(const clang::Expr *Op, clang::ASTContext &Ctx);
 
+/// Whether \p Stream, a stream argument, is the legacy default stream
+/// wherever it is evaluated (see isLegacyStream in the read/write analysis).
+bool namesLegacyStream(const clang::Expr *Stream, clang::ASTContext &Ctx);
+
 /// A name for the stream \p Stream (an argument in \p F) that stays the same
 /// stream wherever it is spelled in \p F: a local variable or parameter, or
 /// an element of a local array at a constant index, that \p F only reads,

@@ -73,6 +73,10 @@ struct PendingSet : std::vector<unsigned> {
   /// The join with \p Other (see the file comment). Returns whether this set
   /// grew, in either part: the loop fixpoint stops when it does not.
   bool join(const PendingSet &Other);
+  /// Equal in every part, in the same order: CRA's walk goes on the same
+  /// from equal sets (BodyPoint.h), so a part added to the set is compared
+  /// here too.
+  bool operator==(const PendingSet &Other) const;
   /// `{op0, op2}`, and `, done in the original {op0}` when some are done.
   void print(llvm::raw_ostream &OS) const;
 };

@@ -9,6 +9,11 @@
 // decided one at a time in program order, with the syncs already found
 // redundant (and removable) treated as gone.
 //
+// Each trial run is resumed before the statement of the function body that
+// holds the sync and stops where it meets the run with the sync again
+// (BodyPoint.h), so deciding every sync costs about one run of the analysis
+// plus the statements each sync affects, not a whole run per sync.
+//
 // Soundness: the analysis tracks only the ops it makes asynchronous. Work it
 // leaves on the legacy default stream (ops kept synchronous, which are still
 // asynchronous to the host when they are launches or fills, the program's
@@ -56,6 +61,9 @@ struct UntrackedWork {
 /// One statement of the program that synchronises the device.
 struct ExplicitSync {
   const clang::Stmt *Statement = nullptr; ///< the statement in a block that holds it
+  /// The statement of the function body that holds it (null when the body
+  /// is not a block).
+  const clang::Stmt *BodyStatement = nullptr;
   /// Its device-sync calls (a macro may evaluate its argument twice).
   std::vector<const clang::Expr *> Calls;
   unsigned Line = 0;
@@ -102,8 +110,10 @@ struct SyncDecision {
       Short; ///< when redundant: the reason in a few words (for the comment left in its place)
 };
 
-/// Runs the analysis with the given device-sync calls ignored.
-using CraRunner = llvm::function_ref<CraResult(llvm::ArrayRef<const clang::Expr *> Ignored)>;
+/// Runs the analysis with the given device-sync calls ignored, followed or
+/// resumed as \p Walk says (runCra's parameter of that name).
+using CraRunner = llvm::function_ref<CraResult(llvm::ArrayRef<const clang::Expr *> Ignored,
+                                               const BodyWalk &Walk)>;
 
 /// Decides, for each of \p Syncs (in program order), whether it is
 /// redundant, greedily: a sync found redundant and removable is ignored when
