@@ -40,6 +40,8 @@ constexpr SummaryFlag Flags[] = {
      &FunctionSummary::SyncsDeviceBeforeTimer},
     {"calleesPerformGpuOps", &PortableSummary::CalleesPerformGpuOps,
      &FunctionSummary::CalleesPerformGpuOps},
+    {"leavesOwnStreamWork", &PortableSummary::LeavesOwnStreamWork,
+     &FunctionSummary::LeavesOwnStreamWork},
     {"recursive", &PortableSummary::Recursive, &FunctionSummary::Recursive},
 };
 } // namespace

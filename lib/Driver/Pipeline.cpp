@@ -246,6 +246,13 @@ public:
     if (const ImportedFunction *I = ImportScope::lookup(Call->getDirectCallee());
         I && I->Conflict.empty() && I->Summary.ResetsDevice)
       CallsDeviceReset = true; // another unit's function resets the device
+    // Work another unit's function leaves on a stream of the program's own:
+    // the call would be an op of this function, but its effects are only the
+    // imported summary's.
+    if (const ImportedFunction *I = ImportScope::lookup(Call->getDirectCallee());
+        I && I->Conflict.empty() && I->Summary.LeavesOwnStreamWork)
+      block(At + "`" + Name + "`, defined in another unit, may return while work it put on a " +
+            "stream of the program's own is still running");
     if (Api && Api->has(ApiCap::QueriesFreeMemory))
       QueriesMemory = true;
     if (Api && Api->Kind == ApiKind::UserStreams)

@@ -80,7 +80,7 @@ struct PortableSummary {
   std::vector<std::pair<std::string, PortableRef>> ReturnFields;
   bool StoresUnknown = false, WritesOutput = false, PerformsGpuOps = false, ResetsDevice = false,
        MaySync = false, ReadsTimer = false, SyncsDeviceBeforeTimer = false,
-       CalleesPerformGpuOps = false, Recursive = false;
+       CalleesPerformGpuOps = false, LeavesOwnStreamWork = false, Recursive = false;
 };
 
 /// Clang's USR of \p D ("" when it has none).
