@@ -380,6 +380,8 @@ class Gen:
         self.kernels_used = set()
         self.no_host_reads = False
         self.stream = None  # a stream of the program's own that launches go on (v4)
+        self.stream_helpers = []  # v4: helpers that return with a chain running
+        self.stream_helper_used = False
         self.mark_slots = 0
         self.used = {"async": 0, "timer": 0, "ifdef": 0, "checkalloc": 0, "streams": 0}
 
@@ -1229,6 +1231,40 @@ class Gen:
                            stream))
         return "D2H"
 
+    def stream_chain_helper(self, ctx, stream, d, h):
+        """The chain in a helper of its own that returns with it running (the program
+        relies on the legacy stream to order what follows the call after it): a static
+        function taking the regions' pointers and the stream.  Returns whether the chain
+        copies back into h."""
+        self.stream_helper_used = True
+        name = "own_chain%d" % self.nid()
+        params = ["unsigned int *d"] + (["unsigned int *h"] if h is not None else [])
+        body, d2h = [], False
+        for _ in range(self.r.randint(1, 3)):
+            x = self.r.random()
+            if x < 0.45 or h is None:
+                self.kernels_used.add("k_scale")
+                body.append("  k_scale<<<%d, %d, 0, s>>>(d, %s, %d, %d);"
+                            % (self.choice([1, 2, 4]), self.choice([32, 64, 128]), self.odd(),
+                               d.len, self.spin(ctx)))
+            elif x < 0.75:
+                self.charge(ctx, 10)
+                body.append("  cudaMemcpyAsync(d, h, %d * sizeof(unsigned int), "
+                            "cudaMemcpyHostToDevice, s);" % d.len)
+            else:
+                self.charge(ctx, 10)
+                d2h = True
+                body.append("  cudaMemcpyAsync(h, d, %d * sizeof(unsigned int), "
+                            "cudaMemcpyDeviceToHost, s);" % d.len)
+        self.stream_helpers.append("static void %s(%s, cudaStream_t s) {" % (name, ", ".join(params)))
+        self.stream_helpers += body + ["}", ""]
+        self.written(d)
+        if h is not None:
+            self.written(h)
+        args = [self.ptr(d)] + ([self.ptr(h)] if h is not None else [])
+        self.emit(ctx, "%s(%s, %s);" % (name, ", ".join(args), stream))
+        return d2h
+
     def pat_own_streams(self, ctx):
         """Work on the program's own (blocking) streams amid legacy-stream work.  The
         program relies on the legacy default stream's implicit order: legacy work before
@@ -1238,6 +1274,7 @@ class Gen:
         its device memory; an unrelated legacy launch may run between its ops."""
         if not (ctx.func.is_main and self.n_streams):
             return False
+        self.stream_helper_used = False
         dv = self.pick_view(ctx, "dev")
         if not dv:
             return False
@@ -1248,7 +1285,9 @@ class Gen:
         stream = self.own_stream()
         self.used["streams"] += 1
         d2h = False
-        for _ in range(self.r.randint(1, 3)):
+        if self.chance(0.3):
+            d2h = self.stream_chain_helper(ctx, stream, d, h)
+        for _ in range(0 if self.stream_helper_used else self.r.randint(1, 3)):
             d2h |= self.stream_step(ctx, stream, d, h) == "D2H"
             if self.chance(0.3):
                 other = self.regions_apart(ctx, [("dev", self.pick_len(256))], [d])
@@ -2316,6 +2355,7 @@ class Gen:
             out += h.lines
             out.append("}  //@b}%d" % bid)
             out.append("")
+        out += self.stream_helpers
         out.append("int main() {")
         out += main.lines
         out.append("}")
