@@ -29,7 +29,7 @@ import itertools
 import random
 import sys
 
-GENERATOR_VERSION = "4"
+GENERATOR_VERSION = "5"
 
 SYM_N = 1024
 GHOST_N = 1024
