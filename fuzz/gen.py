@@ -29,7 +29,7 @@ import itertools
 import random
 import sys
 
-GENERATOR_VERSION = "5"
+GENERATOR_VERSION = "6"
 
 SYM_N = 1024
 GHOST_N = 1024
@@ -1284,6 +1284,9 @@ class Gen:
         h = self.place(ctx, hv, n) if hv and self.chance(0.7) else None
         stream = self.own_stream()
         self.used["streams"] += 1
+        # Until the completion the chain may still be copying into host memory:
+        # the legacy launches between its steps take no scalar read from the host.
+        self.no_host_reads = True
         d2h = False
         if self.chance(0.3):
             d2h = self.stream_chain_helper(ctx, stream, d, h)
@@ -1305,6 +1308,7 @@ class Gen:
                 handed = True
         if self.chance(0.25):
             self.kernel_on(ctx, d)  # legacy work after the chain: ordered after it
+        self.no_host_reads = False
         x = self.r.random()
         if x < 0.3 and not handed:
             self.charge(ctx, 5)
