@@ -234,25 +234,25 @@ public:
           ", " + At;
     std::string Name = spelledCallee(Call);
     // A launch's stream is an argument of its configuration call; name the kernel.
-    if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call)) {
-      KernelOfConfig[Launch->getConfig()] = Name;
+    if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call))
       LaunchOfConfig[Launch->getConfig()] = Launch;
-    }
-    if (auto It = KernelOfConfig.find(Call); It != KernelOfConfig.end())
-      Name = It->second;
+    const CUDAKernelCallExpr *LaunchOfThis = LaunchOfConfig.lookup(Call);
+    if (LaunchOfThis)
+      Name = spelledCallee(LaunchOfThis);
     const ApiFunction *Api = Name.empty() ? nullptr : lookupApi(Name);
     if (Api && Api->Kind == ApiKind::DeviceReset)
       CallsDeviceReset = true;
     if (const ImportedFunction *I = ImportScope::lookup(Call->getDirectCallee());
-        I && I->Conflict.empty() && I->Summary.ResetsDevice)
-      CallsDeviceReset = true; // another unit's function resets the device
-    // Work another unit's function leaves on a stream of the program's own:
-    // the call would be an op of this function, but its effects are only the
-    // imported summary's.
-    if (const ImportedFunction *I = ImportScope::lookup(Call->getDirectCallee());
-        I && I->Conflict.empty() && I->Summary.LeavesOwnStreamWork)
-      block(At + "`" + Name + "`, defined in another unit, may return while work it put on a " +
-            "stream of the program's own is still running");
+        I && I->Conflict.empty()) {
+      if (I->Summary.ResetsDevice)
+        CallsDeviceReset = true; // another unit's function resets the device
+      // Work another unit's function leaves on a stream of the program's
+      // own: the call would be an op of this function, but its effects are
+      // only the imported summary's.
+      if (I->Summary.LeavesOwnStreamWork)
+        block(At + "`" + Name + "`, defined in another unit, may return while work it put on a " +
+              "stream of the program's own is still running");
+    }
     if (Api && Api->has(ApiCap::QueriesFreeMemory))
       QueriesMemory = true;
     if (Api && Api->Kind == ApiKind::UserStreams)
@@ -270,18 +270,16 @@ public:
     // stream's sync, query, event record or destruction orders nothing the
     // tool relies on; anything else given such a stream may enqueue work the
     // analysis does not see.
-    const Expr *OwnOp = nullptr;
-    if (auto It = LaunchOfConfig.find(Call); It != LaunchOfConfig.end())
-      OwnOp = ownStreamOf(It->second, Ctx) ? It->second : nullptr;
-    else if (ownStreamOf(Call, Ctx))
-      OwnOp = Call;
+    const Expr *OwnOp = LaunchOfThis ? static_cast<const Expr *>(LaunchOfThis) : Call;
+    if (!ownStreamOf(OwnOp, Ctx))
+      OwnOp = nullptr;
     bool StreamNeutral = Api && (Api->Kind == ApiKind::OtherSync || Api->Kind == ApiKind::Pure ||
                                  (Api->Kind == ApiKind::Host && Api->CudaRuntime));
     // A function of the files rewritten is analysed itself; what it leaves
     // running on the stream, its callers model (FunctionSummary).
     if (const FunctionDecl *Callee = Call->getDirectCallee(), *Def = nullptr;
         !Api && Callee && Callee->hasBody(Def) && Def && isHostFunctionIn(Def, SM, Files) &&
-        !isa<CUDAKernelCallExpr>(Call) && !KernelOfConfig.count(Call))
+        !isa<CUDAKernelCallExpr>(Call) && !LaunchOfThis)
       StreamNeutral = true;
     if (OwnOp && (Stack.empty() || !isAnalysedHostFunction(Stack.back(), SM, Files)))
       block(At + "`" + (Name.empty() ? "call" : Name) +
@@ -291,9 +289,7 @@ public:
       const Expr *Arg = Call->getArg(I);
       if (isa<CXXDefaultArgExpr>(Arg) || !isStream(Arg))
         continue;
-      if (Arg->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) ==
-              Expr::NPCK_NotNull &&
-          !namesLegacyStream(Arg, Ctx))
+      if (!namesLegacyStream(Arg, Ctx))
         block(At + "passes a stream of the program's own (`" + (Name.empty() ? "call" : Name) +
               "`)");
     }
@@ -318,7 +314,6 @@ private:
   const SourceManager &SM;
   const std::set<FileID> &Files, &LeftAsWritten;
   std::vector<const FunctionDecl *> Stack;
-  llvm::DenseMap<const CallExpr *, std::string> KernelOfConfig;
   llvm::DenseMap<const CallExpr *, const CUDAKernelCallExpr *> LaunchOfConfig;
 
   template <typename Fn> bool traverseFunction(const FunctionDecl *F, Fn Traverse) {
