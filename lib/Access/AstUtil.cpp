@@ -10,6 +10,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <functional>
@@ -159,7 +160,7 @@ struct CallIndex {
   const ASTContext *Ctx = nullptr;
   const TranslationUnitDecl *TU = nullptr;
   llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>> Calls;
-  llvm::DenseSet<const FunctionDecl *> Escaping;
+  llvm::DenseMap<const FunctionDecl *, SourceLocation> Escaping; ///< its first such use
 };
 
 const CallIndex &callIndexOf(ASTContext &Ctx) {
@@ -183,7 +184,7 @@ const CallIndex &callIndexOf(ASTContext &Ctx) {
     }
     void use(const Expr *E, const ValueDecl *D) {
       if (const auto *F = dyn_cast_or_null<FunctionDecl>(D); F && !Callees.count(E))
-        I.Escaping.insert(F->getCanonicalDecl());
+        I.Escaping.try_emplace(F->getCanonicalDecl(), E->getBeginLoc());
     }
     bool VisitDeclRefExpr(DeclRefExpr *E) {
       use(E, E->getDecl());
@@ -246,6 +247,103 @@ bool isLegacyStreamParameter(const Expr *Stream, ASTContext &Ctx) {
 }
 
 } // namespace
+
+namespace {
+
+/// Whether every mention of \p V in \p Body reads it (or an element of it),
+/// except the creations of its streams (`&V`, `&V[i]` as the first argument
+/// of a stream-creating call), which all come before the first read.
+bool onlyReadAfterCreation(const VarDecl *V, const Stmt *Body, ASTContext &Ctx) {
+  bool Stable = true;
+  unsigned FirstRead = ~0u, LastCreate = 0;
+  std::vector<unsigned> Reads;
+  std::vector<std::pair<unsigned, unsigned>> CreateLoops;
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || !Stable)
+      return;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == V) {
+      unsigned At = SM.getFileOffset(SM.getExpansionLoc(Ref->getBeginLoc()));
+      // Climb over subscripts, decays and parentheses to the use.
+      DynTypedNode Node = DynTypedNode::create(*Ref);
+      while (true) {
+        DynTypedNodeList Parents = Ctx.getParents(Node);
+        const Stmt *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+        const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
+        if (Cast && Cast->getCastKind() == CK_LValueToRValue) {
+          FirstRead = std::min(FirstRead, At);
+          Reads.push_back(At);
+          return;
+        }
+        if (const auto *Addr = dyn_cast_or_null<UnaryOperator>(P);
+            Addr && Addr->getOpcode() == UO_AddrOf) {
+          DynTypedNodeList Up = Ctx.getParents(*Addr);
+          const auto *Call = Up.empty() ? nullptr : Up[0].get<CallExpr>();
+          const ApiFunction *Api = Call ? modelledCallee(Call) : nullptr;
+          bool Creates =
+              Api && Call->getNumArgs() > 0 && Call->getArg(0) == Addr &&
+              (Api->Id == ApiId::cudaStreamCreate || Api->Id == ApiId::cudaStreamCreateWithFlags ||
+               Api->Id == ApiId::cudaStreamCreateWithPriority);
+          Stable &= Creates;
+          LastCreate = std::max(LastCreate, At);
+          // A loop around the creation may create it again after a use.
+          for (DynTypedNode Up = DynTypedNode::create(*Addr);;) {
+            DynTypedNodeList Ps = Ctx.getParents(Up);
+            if (Ps.empty())
+              break;
+            if (const Stmt *L = Ps[0].get<Stmt>();
+                L && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(L))
+              CreateLoops.push_back({SM.getFileOffset(SM.getExpansionLoc(L->getBeginLoc())),
+                                     SM.getFileOffset(SM.getExpansionLoc(L->getEndLoc()))});
+            Up = Ps[0];
+          }
+          return;
+        }
+        if (P && (isa<ParenExpr>(P) || (Cast && Cast->getCastKind() == CK_ArrayToPointerDecay) ||
+                  (isa<ArraySubscriptExpr>(P) &&
+                   cast<ArraySubscriptExpr>(P)->getBase()->IgnoreParenImpCasts() ==
+                       Node.get<Expr>()->IgnoreParenImpCasts()))) {
+          Node = Parents[0];
+          continue;
+        }
+        Stable = false; // assigned, passed by reference, its address kept, ...
+        return;
+      }
+    }
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Body);
+  for (auto [Begin, End] : CreateLoops)
+    for (unsigned At : Reads)
+      if (Begin <= At && At <= End)
+        return false;
+  return Stable && LastCreate < FirstRead;
+}
+
+} // namespace
+
+std::string streamKey(const Expr *Stream, const FunctionDecl &F, ASTContext &Ctx) {
+  const Expr *E = Stream->IgnoreParenImpCasts();
+  std::string Index;
+  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E)) {
+    const auto *Lit = dyn_cast<IntegerLiteral>(Sub->getIdx()->IgnoreParenImpCasts());
+    if (!Lit)
+      return "";
+    Index = "[" + std::to_string(Lit->getValue().getZExtValue()) + "]";
+    E = Sub->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || !V->isLocalVarDeclOrParm() || !F.getBody() ||
+      !onlyReadAfterCreation(V, F.getBody(), Ctx))
+    return "";
+  return V->getNameAsString() + "@" + std::to_string(V->getID()) + Index;
+}
+
+SourceLocation escapingUseOf(const FunctionDecl &F, ASTContext &Ctx) {
+  return callIndexOf(Ctx).Escaping.lookup(F.getCanonicalDecl());
+}
 
 bool isLegacyStream(const Expr *Stream, ASTContext &Ctx) {
   return isa<CXXDefaultArgExpr>(Stream) || isNullConstant(Stream, Ctx) ||

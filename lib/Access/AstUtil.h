@@ -47,6 +47,16 @@ bool containsJump(const clang::Stmt *S, bool LoopJumps = true);
 /// default or passes a null for.
 bool isLegacyStream(const clang::Expr *Stream, clang::ASTContext &Ctx);
 
+/// The first use in the unit of \p F other than as the callee of a direct
+/// call (its address taken, a reference to it kept), or an invalid location.
+clang::SourceLocation escapingUseOf(const clang::FunctionDecl &F, clang::ASTContext &Ctx);
+
+/// The name of the stream \p Stream, an argument in \p F, when it is the
+/// same stream wherever it is spelled in \p F (ownStreamKey in OwnStreams.h
+/// says when), or "".
+std::string streamKey(const clang::Expr *Stream, const clang::FunctionDecl &F,
+                      clang::ASTContext &Ctx);
+
 /// For a call of an asynchronous copy or fill (cudaMemcpyAsync, ...) that
 /// passes a stream other than the legacy one: the row of its synchronous form,
 /// which models it as a GPU op left on that stream (ApiModel.def).

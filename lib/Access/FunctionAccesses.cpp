@@ -813,6 +813,8 @@ void FunctionAccesses::Impl::collectOps(const Stmt *S) {
       Op.Callee = modelledCallee(Call)->Name.str(); // as written: cudaMemcpyAsync
       Op.HasUserStream = ownStreamOpApi(Call) != nullptr;
     }
+    if (const Expr *Stream = ownStreamArgument(Call, Ctx))
+      Op.StreamKey = streamKey(Stream, F, Ctx);
     OpIndex[Call] = Ops.size();
     Ops.push_back(std::move(Op));
   }

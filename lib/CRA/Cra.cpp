@@ -144,11 +144,6 @@ public:
     TickOf.resize(FA.ops().size());
     for (unsigned I = 0; I < FA.ops().size(); ++I)
       assert(FA.ops()[I].Id == I && "an op's id is its index in ops()");
-    KeyOf.resize(FA.ops().size());
-    for (const GpuOp &Op : FA.ops())
-      if (const Expr *Stream =
-              Op.HasUserStream ? ownStreamOf(Op.Call, FA.function().getASTContext()) : nullptr)
-        KeyOf[Op.Id] = ownStreamKey(Stream, FA.function(), FA.function().getASTContext());
     if (Walk.From) { // a resumed run decides only the ops it enqueues
       Clock = Walk.From->Clock;
       std::vector<unsigned> Pending = Walk.From->State.everything();
@@ -177,9 +172,10 @@ public:
     if (Stopped)
       return std::move(R);
     // (A resumed run sees only the ops enqueued after its start.)
-    for (const GpuOp &Op : FA.ops())
-      if (Op.HasUserStream && !Enqueued.count(Op.Id) && !Walk.From)
-        R.UnmodelledOwnStreamOps.push_back(Op.Id);
+    if (!Walk.From)
+      for (const GpuOp &Op : FA.ops())
+        if (Op.HasUserStream && !Enqueued.count(Op.Id))
+          R.UnmodelledOwnStreamOps.push_back(Op.Id);
     if (!Pending.empty())
       addWait({InsertionPoint::BlockEnd, Body}, Pending, WaitCause::FunctionEnd,
               lineOf(Body->getRBracLoc()));
@@ -204,13 +200,18 @@ private:
   bool IsMain = false;
   /// Ops on the program's own streams the analysis saw enqueued.
   std::set<unsigned> Enqueued;
-  /// Per op on a stream of the program's own: its stream's name, if fixed
-  /// (OwnStreams.h).
-  std::vector<std::string> KeyOf;
+  /// The name of the program's stream \p Op runs on, if fixed (OwnStreams.h).
+  const std::string &keyOf(unsigned Op) const { return FA.ops()[Op].StreamKey; }
 
   /// After the program's own cudaStreamSynchronize() calls of \p A: the ops
   /// on the streams they name are complete.
   void syncOwnStreams(const StmtAccesses &A, PendingSet &State) const {
+    std::vector<unsigned> Own = State.OwnStream;
+    for (unsigned Op : State)
+      if (FA.ops()[Op].HasUserStream)
+        Own.push_back(Op);
+    if (Own.empty())
+      return; // nothing of the program's own to complete
     for (const Expr *Call : A.StreamSyncCalls) {
       const auto *C = cast<CallExpr>(Call);
       if (C->getNumArgs() == 0)
@@ -219,13 +220,8 @@ private:
       if (Key.empty())
         continue;
       std::vector<unsigned> Done;
-      for (unsigned Op : State.everything())
-        if (KeyOf[Op] == Key)
-          Done.push_back(Op);
-      eraseAll(State, Done);
-      eraseAll(State.OrigDone, Done);
-      eraseAll(State.OwnStream, Done);
-      eraseAll(State.OwnOrdered, Done);
+      llvm::copy_if(Own, std::back_inserter(Done), [&](unsigned Op) { return keyOf(Op) == Key; });
+      State.erase(Done);
     }
   }
 
@@ -446,14 +442,12 @@ private:
   /// device sync (and completes those too) when it covers work on the
   /// program's own streams.
   void clearWaitedFor(PendingSet &State) const {
-    if (llvm::any_of(State, [&](unsigned Op) { return FA.ops()[Op].HasUserStream; })) {
+    if (llvm::any_of(State, [&](unsigned Op) { return FA.ops()[Op].HasUserStream; }))
       State.clear();
-      return;
+    else { // those held apart stay
+      State.std::vector<unsigned>::clear();
+      State.OrigDone.clear();
     }
-    std::vector<unsigned> Own = std::move(State.OwnStream), Ordered = std::move(State.OwnOrdered);
-    State.clear();
-    State.OwnStream = std::move(Own);
-    State.OwnOrdered = std::move(Ordered);
   }
 
   /// Drops the ops on the tool's streams from \p State: a call left on the
@@ -516,7 +510,7 @@ private:
         // the output moved, or by a blocking call it changed.
         std::vector<unsigned> OtherStreams;
         auto Other = [&](unsigned Before) {
-          return KeyOf[Before].empty() || KeyOf[Before] != KeyOf[Op];
+          return keyOf(Before).empty() || keyOf(Before) != keyOf(Op);
         };
         llvm::copy_if(State.OwnOrdered, std::back_inserter(OtherStreams), Other);
         for (unsigned Before : State)

@@ -66,95 +66,10 @@ const Stmt *blockStatementOf(const Expr *E, ASTContext &Ctx, std::string &Why) {
   }
 }
 
-/// Whether every mention of \p V in \p Body reads it (or an element of it),
-/// except the creations of its streams (`&V`, `&V[i]` as the first argument
-/// of a stream-creating call), which all come before the first read.
-bool onlyReadAfterCreation(const VarDecl *V, const Stmt *Body, ASTContext &Ctx) {
-  bool Stable = true;
-  unsigned FirstRead = ~0u, LastCreate = 0;
-  std::vector<unsigned> Reads;
-  std::vector<std::pair<unsigned, unsigned>> CreateLoops;
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || !Stable)
-      return;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == V) {
-      unsigned At = SM.getFileOffset(SM.getExpansionLoc(Ref->getBeginLoc()));
-      // Climb over subscripts, decays and parentheses to the use.
-      DynTypedNode Node = DynTypedNode::create(*Ref);
-      while (true) {
-        DynTypedNodeList Parents = Ctx.getParents(Node);
-        const Stmt *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-        const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
-        if (Cast && Cast->getCastKind() == CK_LValueToRValue) {
-          FirstRead = std::min(FirstRead, At);
-          Reads.push_back(At);
-          return;
-        }
-        if (const auto *Addr = dyn_cast_or_null<UnaryOperator>(P);
-            Addr && Addr->getOpcode() == UO_AddrOf) {
-          DynTypedNodeList Up = Ctx.getParents(*Addr);
-          const auto *Call = Up.empty() ? nullptr : Up[0].get<CallExpr>();
-          const ApiFunction *Api = Call ? modelledCallee(Call) : nullptr;
-          bool Creates =
-              Api && Call->getNumArgs() > 0 && Call->getArg(0) == Addr &&
-              (Api->Id == ApiId::cudaStreamCreate || Api->Id == ApiId::cudaStreamCreateWithFlags ||
-               Api->Id == ApiId::cudaStreamCreateWithPriority);
-          Stable &= Creates;
-          LastCreate = std::max(LastCreate, At);
-          // A loop around the creation may create it again after a use.
-          for (DynTypedNode Up = DynTypedNode::create(*Addr);;) {
-            DynTypedNodeList Ps = Ctx.getParents(Up);
-            if (Ps.empty())
-              break;
-            if (const Stmt *L = Ps[0].get<Stmt>();
-                L && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(L))
-              CreateLoops.push_back({SM.getFileOffset(SM.getExpansionLoc(L->getBeginLoc())),
-                                     SM.getFileOffset(SM.getExpansionLoc(L->getEndLoc()))});
-            Up = Ps[0];
-          }
-          return;
-        }
-        if (P && (isa<ParenExpr>(P) || (Cast && Cast->getCastKind() == CK_ArrayToPointerDecay) ||
-                  (isa<ArraySubscriptExpr>(P) &&
-                   cast<ArraySubscriptExpr>(P)->getBase()->IgnoreParenImpCasts() ==
-                       Node.get<Expr>()->IgnoreParenImpCasts()))) {
-          Node = Parents[0];
-          continue;
-        }
-        Stable = false; // assigned, passed by reference, its address kept, ...
-        return;
-      }
-    }
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  Walk(Body);
-  for (auto [Begin, End] : CreateLoops)
-    for (unsigned At : Reads)
-      if (Begin <= At && At <= End)
-        return false;
-  return Stable && LastCreate < FirstRead;
-}
-
 } // namespace
 
 std::string ownStreamKey(const Expr *Stream, const FunctionDecl &F, ASTContext &Ctx) {
-  const Expr *E = Stream->IgnoreParenImpCasts();
-  std::string Index;
-  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E)) {
-    const auto *Lit = dyn_cast<IntegerLiteral>(Sub->getIdx()->IgnoreParenImpCasts());
-    if (!Lit)
-      return "";
-    Index = "[" + std::to_string(Lit->getValue().getZExtValue()) + "]";
-    E = Sub->getBase()->IgnoreParenImpCasts();
-  }
-  const auto *Ref = dyn_cast<DeclRefExpr>(E);
-  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!V || !V->isLocalVarDeclOrParm() || !F.getBody() ||
-      !onlyReadAfterCreation(V, F.getBody(), Ctx))
-    return "";
-  return V->getNameAsString() + "@" + std::to_string(V->getID()) + Index;
+  return streamKey(Stream, F, Ctx);
 }
 
 bool namesLegacyStream(const Expr *Stream, ASTContext &Ctx) { return isLegacyStream(Stream, Ctx); }
@@ -199,32 +114,12 @@ std::string whyOwnStreamWorkEscapes(const FunctionDecl &F, ASTContext &Ctx) {
            "` may return while work it put on a stream of the program's own is still running, "
            "and is called where the analysis does not model that work";
   // Every use must be the callee of a direct call.
-  std::string Why;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || !Why.empty())
-      return;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(S);
-        Ref && Ref->getDecl()->getCanonicalDecl() == F.getCanonicalDecl()) {
-      DynTypedNodeList Parents = Ctx.getParents(*Ref);
-      const Stmt *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-      const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
-      const auto *Call = dyn_cast_or_null<CallExpr>(
-          Cast ? (Ctx.getParents(*Cast).empty() ? nullptr : Ctx.getParents(*Cast)[0].get<Stmt>())
-               : P);
-      if (!Call || Call->getCallee()->IgnoreParenImpCasts() != Ref)
-        Why = "`" + F.getNameAsString() +
-              "` may return while work it put on a stream of the program's own is still "
-              "running, and its address is taken on line " +
-              std::to_string(SM.getExpansionLineNumber(Ref->getBeginLoc()));
-      return;
-    }
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (const auto *G = dyn_cast<FunctionDecl>(D); G && G->hasBody())
-      Walk(G->getBody());
-  return Why;
+  if (SourceLocation Use = escapingUseOf(F, Ctx); Use.isValid())
+    return "`" + F.getNameAsString() +
+           "` may return while work it put on a stream of the program's own is still "
+           "running, and its address is taken on line " +
+           std::to_string(SM.getExpansionLineNumber(Use));
+  return "";
 }
 
 } // namespace streamalloc

@@ -37,6 +37,17 @@ void PendingSet::ownStreamsBlocked() {
   OwnOrdered.clear();
 }
 
+void PendingSet::erase(std::vector<unsigned> Ops) {
+  auto Drop = [&](std::vector<unsigned> &From) {
+    From.erase(llvm::remove_if(From, [&](unsigned Op) { return llvm::is_contained(Ops, Op); }),
+               From.end());
+  };
+  Drop(*this);
+  Drop(OrigDone);
+  Drop(OwnStream);
+  Drop(OwnOrdered);
+}
+
 void PendingSet::enqueueOwnStream(unsigned Op) {
   if (llvm::is_contained(*this, Op))
     return; // pending from an earlier run, already waited for like the tool's

@@ -61,6 +61,9 @@ struct GpuOp {
   /// The rest runs in the legacy stream's order: a launch, what a copy does
   /// on the device, the host buffer a copy to the host writes once it has run.
   AccessSet HostSideEffects{};
+  /// For an op given a stream of the program's own: that stream's name when
+  /// it is the same wherever the function spells it (ownStreamKey), else "".
+  std::string StreamKey{};
 };
 
 /// Which way a copy goes, from its cudaMemcpyKind argument (spelled as an

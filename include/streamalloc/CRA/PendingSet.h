@@ -61,6 +61,8 @@ struct PendingSet : std::vector<unsigned> {
   void ownStreamsBlocked();
   /// A legacy-stream op of the original runs elsewhere in the output.
   void legacyOrderLost() { mergeOps(OwnOrdered, OwnStream); }
+  /// Removes \p Ops from every part: they are complete.
+  void erase(std::vector<unsigned> Ops);
   /// Enqueues \p Op, an op on a stream of the program's own.
   void enqueueOwnStream(unsigned Op);
   /// Every op pending, on the tool's streams and on the program's own.
