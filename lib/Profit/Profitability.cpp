@@ -263,12 +263,12 @@ private:
   }
 };
 
-/// The plan's dependency edges, to tell which async ops may run side by side.
+/// The plan's dependency paths, to tell which async ops may run side by side.
 class Dependencies {
 public:
   Dependencies(unsigned N, const StreamPlan &Plan) : Succ(N), Pred(N), Part(N) {
     std::iota(Part.begin(), Part.end(), 0u);
-    for (const Dependency &E : Plan.Edges) {
+    for (const Dependency &E : Plan.PathEdges) {
       assert(E.From < N && E.To < N && "an edge between ops of the function");
       Succ[E.From].push_back(E.To);
       Pred[E.To].push_back(E.From);

@@ -46,57 +46,239 @@ CopyDirection copyEngineOf(const GpuOp &Op) {
              : CopyDirection::Unknown;
 }
 
-/// Which units touch which objects, so that the units an op may conflict
+bool shareLoop(const Unit &A, const Unit &B) {
+  return llvm::any_of(A.Loops,
+                      [&](const clang::Stmt *L) { return llvm::is_contained(B.Loops, L); });
+}
+
+/// Which units touch which objects, so that the units a unit may conflict
 /// with are found without trying every pair: two ops conflict only through
-/// an object both may touch, or when one touches Unknown.
+/// an object both may touch and one writes, or when one touches Unknown.
 class UnitIndex {
 public:
-  UnitIndex(const FunctionAccesses &FA, const std::vector<Unit> &Units) : Units(Units.size()) {
+  UnitIndex(const FunctionAccesses &FA, const std::vector<Unit> &Units) : FA(FA), Units(Units) {
     for (unsigned U = 0; U < Units.size(); ++U)
       for (unsigned Op : Units[U].Ops)
         for (auto [Obj, Mode] : FA.ops()[Op].Effects.entries()) {
-          std::vector<unsigned> &List = Obj == UnknownObject ? Wild : ByObject[Obj];
-          if (List.empty() || List.back() != U)
-            List.push_back(U);
-          UnitObjects.push_back({U, Obj});
+          if (Obj == UnknownObject) {
+            addOnce(Wild, U);
+            continue;
+          }
+          addOnce(Touching[Obj], U);
+          if (Mode & WriteAccess)
+            addOnce(Writing[Obj], U);
         }
-    // mayConflictWith() finds a unit's objects by binary search on the unit.
-    assert(llvm::is_sorted(UnitObjects,
-                           [](const auto &A, const auto &B) { return A.first < B.first; }) &&
-           "unit objects are listed by ascending unit");
   }
 
-  /// The units that may conflict with unit \p To, ascending (a superset).
-  std::vector<unsigned> mayConflictWith(unsigned To) const {
-    assert(To < Units && "not a unit of this function");
-    auto Own =
-        llvm::make_range(llvm::lower_bound(UnitObjects, std::pair<unsigned, ObjectId>(To, 0)),
-                         llvm::lower_bound(UnitObjects, std::pair<unsigned, ObjectId>(To + 1, 0)));
-    std::vector<unsigned> Result = Wild;
-    for (auto [U, Obj] : Own) {
-      if (Obj == UnknownObject) {
-        Result.resize(Units);
-        std::iota(Result.begin(), Result.end(), 0u);
-        return Result;
-      }
-      if (auto It = ByObject.find(Obj); It != ByObject.end())
-        llvm::append_range(Result, It->second);
+  bool conflict(unsigned A, unsigned B) const {
+    for (unsigned X : Units[A].Ops)
+      for (unsigned Y : Units[B].Ops)
+        if (conflictBetween(FA.ops()[X], FA.ops()[Y]))
+          return true;
+    return false;
+  }
+
+  /// Calls \p Visit with lists of units, ascending, that together hold
+  /// every unit that may conflict with \p U (a superset, repeats possible);
+  /// \p All when \p U may touch any object.
+  template <typename Fn> void forLists(unsigned U, Fn Visit) const {
+    if (llvm::is_contained(Wild, U)) {
+      Visit(AllUnits());
+      return;
     }
+    Visit(llvm::ArrayRef<unsigned>(Wild));
+    for (auto [Obj, Mode] : modesOf(U)) {
+      // A unit that only reads the object conflicts through it with writers.
+      const auto &Index = (Mode & WriteAccess) ? Touching : Writing;
+      if (auto It = Index.find(Obj); It != Index.end())
+        Visit(llvm::ArrayRef<unsigned>(It->second));
+    }
+  }
+
+  /// The latest unit before \p U that conflicts with it and that \p Accept
+  /// takes, if any.
+  template <typename Pred> std::optional<unsigned> latestBefore(unsigned U, Pred Accept) const {
+    std::optional<unsigned> Best;
+    forLists(U, [&](llvm::ArrayRef<unsigned> List) {
+      for (auto It = std::lower_bound(List.begin(), List.end(), U); It != List.begin();) {
+        unsigned V = *--It;
+        if (Best && V <= *Best)
+          break;
+        if (Accept(V) && conflict(V, U)) {
+          Best = V;
+          break;
+        }
+      }
+    });
+    return Best;
+  }
+
+  /// Every unit that conflicts with \p U, ascending, that \p Accept takes.
+  template <typename Pred> std::vector<unsigned> allConflicting(unsigned U, Pred Accept) const {
+    std::vector<unsigned> Result;
+    forLists(U, [&](llvm::ArrayRef<unsigned> List) {
+      for (unsigned V : List)
+        if (V != U && Accept(V))
+          Result.push_back(V);
+    });
     llvm::sort(Result);
-    Result.erase(std::unique(Result.begin(), Result.end()), Result.end());
+    Result.erase(llvm::unique(Result), Result.end());
+    llvm::erase_if(Result, [&](unsigned V) { return !conflict(V, U); });
     return Result;
   }
 
 private:
-  unsigned Units;
-  llvm::DenseMap<ObjectId, std::vector<unsigned>> ByObject; ///< units, ascending
-  std::vector<unsigned> Wild;                               ///< units touching Unknown
-  std::vector<std::pair<unsigned, ObjectId>> UnitObjects;   ///< ascending by unit
+  const FunctionAccesses &FA;
+  const std::vector<Unit> &Units;
+  llvm::DenseMap<ObjectId, std::vector<unsigned>> Touching, Writing; ///< units, ascending
+  std::vector<unsigned> Wild;                                        ///< units touching Unknown
+  mutable std::vector<unsigned> All;
+
+  static void addOnce(std::vector<unsigned> &List, unsigned U) {
+    if (List.empty() || List.back() != U)
+      List.push_back(U);
+  }
+  llvm::ArrayRef<unsigned> AllUnits() const {
+    if (All.size() != Units.size()) {
+      All.resize(Units.size());
+      std::iota(All.begin(), All.end(), 0u);
+    }
+    return All;
+  }
+  /// The unit's objects with its ops' modes on each, combined.
+  std::map<ObjectId, uint8_t> modesOf(unsigned U) const {
+    std::map<ObjectId, uint8_t> Modes;
+    for (unsigned Op : Units[U].Ops)
+      for (auto [Obj, Mode] : FA.ops()[Op].Effects.entries())
+        Modes[Obj] |= Mode;
+    return Modes;
+  }
 };
 
-bool shareLoop(const Unit &A, const Unit &B) {
-  return llvm::any_of(A.Loops,
-                      [&](const clang::Stmt *L) { return llvm::is_contained(B.Loops, L); });
+/// Every dependency edge between ops of different units, in the order
+/// --dump=schedule prints them (by consumer unit, then producer unit).
+std::vector<Dependency> allEdges(const FunctionAccesses &FA, const std::vector<Unit> &Units,
+                                 const UnitIndex &Index) {
+  std::vector<Dependency> Edges;
+  for (unsigned To = 0; To < Units.size(); ++To) {
+    auto Related = [&](unsigned From) { return From < To || shareLoop(Units[From], Units[To]); };
+    for (unsigned From : Index.allConflicting(To, Related))
+      for (unsigned A : Units[From].Ops)
+        for (unsigned B : Units[To].Ops)
+          if (std::optional<ObjectId> Obj = conflictBetween(FA.ops()[A], FA.ops()[B]))
+            Edges.push_back({A, B, *Obj, From > To});
+  }
+  return Edges;
+}
+
+/// Edges of the dependency graph with the same paths as the whole graph, in
+/// time linear in the accesses (for ops that may touch Unknown memory: in
+/// the ops). Per object, in program order, an op that writes it links from
+/// every op touching it since the first of the last unit that wrote it,
+/// and an op that only reads it from that unit's writers; per loop and
+/// object, the loop's last writing unit's writers link back (carried) to the
+/// ops from the loop's start to its first writing unit, and the ops from the
+/// last writing unit to the loop's end to the first writing unit's writers.
+/// Any conflicting pair is then joined through a chain of writers. An op
+/// that may touch Unknown memory gets its edges one by one.
+std::vector<Dependency> pathPreservingEdges(const FunctionAccesses &FA,
+                                            const std::vector<Unit> &Units) {
+  struct Access {
+    unsigned Unit, Op;
+    bool Writes;
+  };
+  using AccessList = std::vector<Access>;
+  std::vector<Dependency> Links;
+  auto Link = [&](const Access &From, const Access &To, ObjectId Obj, bool Carried) {
+    assert((From.Writes || To.Writes) && "links join conflicting ops");
+    if (From.Unit != To.Unit)
+      Links.push_back({From.Op, To.Op, Obj, Carried});
+  };
+  // The accesses of the unit that ends at \p End (exclusive) in \p List.
+  auto UnitStart = [](const AccessList &List, size_t End) {
+    size_t First = End - 1;
+    while (First > 0 && List[First - 1].Unit == List[End - 1].Unit)
+      --First;
+    return First;
+  };
+  auto Writes = [](const AccessList &List, size_t Begin, size_t End) {
+    return std::any_of(List.begin() + Begin, List.begin() + End,
+                       [](const Access &A) { return A.Writes; });
+  };
+
+  std::vector<std::optional<unsigned>> UnitOf(FA.ops().size());
+  std::vector<unsigned> WildOps;
+  llvm::DenseMap<ObjectId, AccessList> ByObject;
+  std::map<std::pair<const clang::Stmt *, ObjectId>, AccessList> ByLoop;
+  for (unsigned U = 0; U < Units.size(); ++U)
+    for (unsigned Op : Units[U].Ops) {
+      UnitOf[Op] = U;
+      for (auto [Obj, Mode] : FA.ops()[Op].Effects.entries()) {
+        if (Obj == UnknownObject) {
+          WildOps.push_back(Op);
+          continue;
+        }
+        Access A{U, Op, bool(Mode & WriteAccess)};
+        ByObject[Obj].push_back(A);
+        for (const clang::Stmt *L : Units[U].Loops)
+          ByLoop[{L, Obj}].push_back(A);
+      }
+    }
+
+  for (auto &[Obj, List] : ByObject) {
+    // [WriterBegin, WriterEnd): the last writing unit's accesses before the
+    // current unit.
+    size_t WriterBegin = 0, WriterEnd = 0;
+    for (size_t I = 0; I < List.size(); ++I) {
+      const Access &B = List[I];
+      for (size_t J = WriterBegin; J < (B.Writes ? I : WriterEnd); ++J)
+        if (B.Writes || List[J].Writes)
+          Link(List[J], B, Obj, false);
+      if (I + 1 == List.size() || List[I + 1].Unit != B.Unit) {
+        size_t First = UnitStart(List, I + 1);
+        if (Writes(List, First, I + 1)) {
+          WriterBegin = First;
+          WriterEnd = I + 1;
+        }
+      }
+    }
+  }
+  for (auto &[Key, List] : ByLoop) {
+    ObjectId Obj = Key.second;
+    auto IsWrite = [](const Access &A) { return A.Writes; };
+    auto FirstWrite = llvm::find_if(List, IsWrite);
+    if (FirstWrite == List.end())
+      continue;
+    unsigned FirstWriter = FirstWrite->Unit;
+    unsigned LastWriter = llvm::find_if(llvm::reverse(List), IsWrite)->Unit;
+    // [Begin, FirstEnd): up to the first writing unit; [FirstBegin, FirstEnd) that unit.
+    auto FirstEnd = std::find_if(FirstWrite, List.end(),
+                                 [&](const Access &A) { return A.Unit != FirstWriter; });
+    auto FirstBegin = std::find_if(List.begin(), FirstEnd,
+                                   [&](const Access &A) { return A.Unit == FirstWriter; });
+    for (const Access &A : List) {
+      if (A.Unit < LastWriter)
+        continue;
+      bool LastWrite = A.Unit == LastWriter && A.Writes;
+      for (auto B = LastWrite ? List.begin() : FirstBegin; B != FirstEnd && B->Unit < A.Unit; ++B)
+        if (LastWrite || B->Writes)
+          Link(A, *B, Obj, true);
+    }
+  }
+  for (unsigned W : WildOps)
+    for (unsigned X = 0; X < FA.ops().size(); ++X) {
+      if (!UnitOf[X] || *UnitOf[X] == *UnitOf[W] || (llvm::is_contained(WildOps, X) && X < W))
+        continue;
+      if (std::optional<ObjectId> Obj = conflictBetween(FA.ops()[W], FA.ops()[X])) {
+        unsigned UW = *UnitOf[W], UX = *UnitOf[X];
+        bool Loop = shareLoop(Units[UW], Units[UX]);
+        if (UW < UX || Loop)
+          Links.push_back({W, X, *Obj, UW > UX});
+        if (UX < UW || Loop)
+          Links.push_back({X, W, *Obj, UX > UW});
+      }
+    }
+  return Links;
 }
 
 } // namespace
@@ -127,25 +309,13 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
   }
 
   // Dependencies between units: forward in program order, and carried over
-  // the back edge of a loop around both.
-  std::vector<std::vector<unsigned>> Preds(Units.size()), CarriedPreds(Units.size());
+  // the back edge of a loop around both. The decisions below ask for them
+  // unit by unit, through the index; profitability follows paths, for
+  // which edges with the same paths suffice.
   UnitIndex Index(FA, Units);
-  for (unsigned To = 0; To < Units.size(); ++To)
-    for (unsigned From : Index.mayConflictWith(To)) {
-      if (From == To)
-        continue;
-      bool Carried = From > To;
-      if (Carried && !shareLoop(Units[From], Units[To]))
-        continue;
-      for (unsigned A : Units[From].Ops)
-        for (unsigned B : Units[To].Ops)
-          if (std::optional<ObjectId> Obj = conflictBetween(FA.ops()[A], FA.ops()[B])) {
-            Plan.Edges.push_back({A, B, *Obj, Carried});
-            auto &List = Carried ? CarriedPreds[To] : Preds[To];
-            if (!llvm::is_contained(List, From))
-              List.push_back(From);
-          }
-    }
+  Plan.PathEdges = pathPreservingEdges(FA, Units);
+  if (Options.ListEdges)
+    Plan.Edges = allEdges(FA, Units, Index);
 
   // Greedy assignment in program order. A stream-ordered allocation with no
   // predecessor waits for its first user (later in program order) and joins
@@ -154,6 +324,7 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
   std::vector<std::optional<unsigned>> StreamOfUnit(Units.size());
   std::vector<int> Tail;         // per stream: last unit put on it
   std::vector<unsigned> LastUse; // per stream: when it was last used
+  std::vector<unsigned> Waiting; // allocations placed with their first user
   auto OnlyKind = [&](unsigned U, GpuOpKind Kind) {
     return llvm::all_of(Units[U].Ops, [&](unsigned Op) { return FA.ops()[Op].Kind == Kind; });
   };
@@ -163,24 +334,26 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
     for (unsigned Op : Units[U].Ops)
       Plan.StreamOf[Op] = S;
   };
+  auto Any = [](unsigned) { return true; };
+  auto IsPlaced = [&](unsigned V) { return StreamOfUnit[V].has_value(); };
   for (unsigned U = 0; U < Units.size(); ++U) {
-    if (Preds[U].empty() && OnlyKind(U, GpuOpKind::Alloc))
-      continue; // placed with its first user
-    std::vector<unsigned> Placed;
-    for (unsigned P : Preds[U])
-      if (StreamOfUnit[P])
-        Placed.push_back(P);
+    if (OnlyKind(U, GpuOpKind::Alloc) && !Index.latestBefore(U, Any)) {
+      Waiting.push_back(U); // placed with its first user
+      continue;
+    }
+    // The stream whose last unit U depends on (the latest such).
     std::optional<unsigned> Chosen;
     for (unsigned S = 0; S < Tail.size(); ++S)
-      if (llvm::is_contained(Placed, unsigned(Tail[S])) && (!Chosen || Tail[S] > Tail[*Chosen]))
+      if (Tail[S] >= 0 && Index.conflict(Tail[S], U) && (!Chosen || Tail[S] > Tail[*Chosen]))
         Chosen = S;
     if (!Chosen && Tail.size() < Max) {
       Chosen = Tail.size();
       Tail.push_back(-1);
       LastUse.push_back(0);
     }
-    if (!Chosen && !Placed.empty()) // bound hit: follow the latest predecessor
-      Chosen = *StreamOfUnit[*llvm::max_element(Placed)];
+    if (!Chosen) // bound hit: follow the latest predecessor
+      if (std::optional<unsigned> Latest = Index.latestBefore(U, IsPlaced))
+        Chosen = *StreamOfUnit[*Latest];
     // Bound hit, independent: a copy goes behind a copy in the same direction
     // (it would wait for that copy's engine anyway) rather than behind other
     // work; otherwise the stream idle the longest.
@@ -193,9 +366,12 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
     if (!Chosen)
       Chosen = llvm::min_element(LastUse) - LastUse.begin();
     Place(U, *Chosen);
-    for (unsigned P : Preds[U])
-      if (!StreamOfUnit[P])
-        Place(P, *Chosen);
+    llvm::erase_if(Waiting, [&](unsigned P) {
+      if (!Index.conflict(P, U))
+        return false;
+      Place(P, *Chosen);
+      return true;
+    });
     // A stream-ordered release ends its buffer's chain: the work after it
     // keeps following the op before it (same stream, no event needed).
     if (!OnlyKind(U, GpuOpKind::Free) || Tail[*Chosen] < 0)
@@ -233,13 +409,10 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
   };
   std::vector<Candidate> Candidates;
   for (unsigned U = 0; U < Units.size(); ++U) {
-    std::vector<unsigned> From = Preds[U];
-    llvm::append_range(From, CarriedPreds[U]);
-    llvm::sort(From);
-    From.erase(llvm::unique(From), From.end());
-    for (unsigned P : From) {
-      if (StreamOfUnit[P] == StreamOfUnit[U])
-        continue;
+    auto Producer = [&](unsigned P) {
+      return StreamOfUnit[P] != StreamOfUnit[U] && (P < U || shareLoop(Units[P], Units[U]));
+    };
+    for (unsigned P : Index.allConflicting(U, Producer)) {
       const clang::Stmt *At = Units[U].Statement;
       for (const clang::Stmt *Loop : Units[U].Loops) {
         if (Inside(Units[P].Statement, Loop))

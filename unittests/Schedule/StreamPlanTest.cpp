@@ -8,6 +8,7 @@
 #include "Support/ParseCuda.h"
 
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/BitVector.h"
 
 #include "gtest/gtest.h"
 
@@ -45,6 +46,7 @@ struct Planned {
     Cra = runCra(*FA, Blocked);
     ScheduleOptions Options;
     Options.MaxStreams = MaxStreams;
+    Options.ListEdges = true;
     Plan = planStreams(*FA, Cra, Options);
     if (Plan.NumStreams > 0) {
       Cra = runCra(*FA, Blocked, {}, &Plan.StreamOf);
@@ -450,3 +452,94 @@ add<<<1, 16>>>(da, db, db);)cu");
 }
 
 } // namespace
+
+/// Which ops each op reaches through \p Edges (itself excluded unless on a cycle).
+std::vector<llvm::BitVector> reachability(unsigned N, const std::vector<Dependency> &Edges) {
+  std::vector<std::vector<unsigned>> Succ(N);
+  for (const Dependency &E : Edges)
+    Succ[E.From].push_back(E.To);
+  std::vector<llvm::BitVector> Reach(N, llvm::BitVector(N));
+  for (unsigned X = 0; X < N; ++X) {
+    std::vector<unsigned> Work{X};
+    while (!Work.empty()) {
+      unsigned U = Work.back();
+      Work.pop_back();
+      for (unsigned V : Succ[U])
+        if (!Reach[X].test(V)) {
+          Reach[X].set(V);
+          Work.push_back(V);
+        }
+    }
+  }
+  return Reach;
+}
+
+TEST(StreamPlan, PathEdgesJoinExactlyTheOpsThatEveryEdgeJoins) {
+  // Readers between writers, loops (nested; readers before the first and
+  // after the last writer), and an op whose pointer may point anywhere.
+  const char *Bodies[] = {
+      R"cu(float h[16], *da, *db, *dc;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+cudaMalloc(&dc, 64);
+cudaMemcpy(da, h, 64, cudaMemcpyHostToDevice);
+add<<<1, 16>>>(da, da, db);
+add<<<1, 16>>>(da, db, dc);
+fill<<<1, 16>>>(da, 2.0f);
+add<<<1, 16>>>(db, dc, dc);
+cudaMemcpy(h, dc, 64, cudaMemcpyDeviceToHost);
+h[0] += 1.0f;)cu",
+      R"cu(float h[16], *da, *db, *dc;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+cudaMalloc(&dc, 64);
+for (int i = 0; i < n; ++i) {
+  add<<<1, 16>>>(da, db, dc);
+  add<<<1, 16>>>(db, dc, dc);
+  for (int j = 0; j < n; ++j) {
+    fill<<<1, 16>>>(db, 1.0f);
+    add<<<1, 16>>>(da, db, da);
+  }
+  add<<<1, 16>>>(da, dc, db);
+  cudaMemcpy(h, da, 64, cudaMemcpyDeviceToHost);
+}
+h[0] += 1.0f;)cu",
+      R"cu(float h[16], *da, *db, *dc;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+cudaMalloc(&dc, 64);
+for (int i = 0; i < n; ++i) {
+  fill<<<1, 16>>>(da, 1.0f);
+  add<<<1, 16>>>(db, db, dc);
+  add<<<1, 16>>>(da, da, db);
+}
+cudaMemcpy(h, dc, 64, cudaMemcpyDeviceToHost);
+h[0] += 1.0f;)cu",
+      R"cu(extern float *anywhere();
+float h[16], *da, *db;
+cudaMalloc(&da, 64);
+cudaMalloc(&db, 64);
+float *dq = anywhere();
+cudaMemcpy(da, h, 64, cudaMemcpyHostToDevice);
+for (int i = 0; i < n; ++i) {
+  add<<<1, 16>>>(da, da, db);
+  fill<<<1, 16>>>(dq, 1.0f);
+  add<<<1, 16>>>(db, db, da);
+}
+cudaMemcpy(h, db, 64, cudaMemcpyDeviceToHost);
+h[0] += 1.0f;)cu"};
+  for (const char *Body : Bodies) {
+    Planned P(Body);
+    unsigned N = P.FA->ops().size();
+    ASSERT_GT(N, 3u) << Body;
+    for (const Dependency &E : P.Plan.PathEdges)
+      EXPECT_TRUE(hasEdge(P.Plan, E.From, E.To, E.LoopCarried))
+          << "op" << E.From << " -> op" << E.To << " is no edge of\n"
+          << Body;
+    std::vector<llvm::BitVector> All = reachability(N, P.Plan.Edges),
+                                 Paths = reachability(N, P.Plan.PathEdges);
+    for (unsigned X = 0; X < N; ++X)
+      EXPECT_EQ(All[X], Paths[X]) << "what op" << X << " reaches in\n" << Body;
+    EXPECT_GT(P.Plan.Edges.size(), 2u) << Body;
+  }
+}

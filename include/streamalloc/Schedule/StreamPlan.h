@@ -51,6 +51,9 @@ struct ScheduleOptions {
   /// Bound on the streams of one function. 4 by default: measured on the
   /// H200 in docs/results.md (the suite gains nothing from more).
   unsigned MaxStreams = 4;
+  /// Fill StreamPlan::Edges with every edge of the dependency graph (for
+  /// --dump=schedule and --graph; it may be quadratic in the ops).
+  bool ListEdges = false;
 };
 
 /// A dependency between two asynchronous ops.
@@ -85,7 +88,12 @@ struct StreamPlan {
   unsigned NumStreams = 0;                       ///< streams this function uses
   std::vector<std::optional<unsigned>> StreamOf; ///< per op id; empty when synchronous
   unsigned NumEvents = 0;                        ///< events this function uses
+  /// Every edge of the dependency graph, when ScheduleOptions::ListEdges
+  /// asked for them; empty otherwise.
   std::vector<Dependency> Edges;
+  /// Edges with the same paths as the whole graph: op A reaches op B through
+  /// them exactly when it does through Edges (linear in the accesses).
+  std::vector<Dependency> PathEdges;
   std::vector<EventRecord> Records; ///< indexed by event
   std::vector<EventWait> EventWaits;
   /// Cross-stream edges whose wait an earlier wait or device sync covers.
