@@ -200,60 +200,11 @@ const CallIndex &callIndexOf(ASTContext &Ctx) {
   return Index;
 }
 
-/// Whether \p Stream is a parameter that defaults to the legacy stream, that
-/// its function only reads, and that every call of the function in the unit
-/// leaves to its default or passes a null: the legacy stream wherever the
-/// function runs (a function whose address is taken, or a virtual one, may
-/// be called from elsewhere).
-bool isLegacyStreamParameter(const Expr *Stream, ASTContext &Ctx) {
-  const auto *Ref = dyn_cast<DeclRefExpr>(Stream->IgnoreParenImpCasts());
-  const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-  if (!P || !P->hasDefaultArg() || P->hasUnparsedDefaultArg() || P->hasUninstantiatedDefaultArg() ||
-      !isNullConstant(P->getDefaultArg(), Ctx))
-    return false;
-  const auto *F = dyn_cast<FunctionDecl>(P->getDeclContext());
-  if (!F || !F->getBody() || P->getType()->isReferenceType())
-    return false;
-  if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->isVirtual())
-    return false;
-  const CallIndex &Index = callIndexOf(Ctx);
-  if (Index.Escaping.count(F->getCanonicalDecl()))
-    return false;
-  unsigned I = P->getFunctionScopeIndex();
-  auto It = Index.Calls.find(F->getCanonicalDecl());
-  if (It != Index.Calls.end())
-    for (const CallExpr *C : It->second) {
-      if (I >= C->getNumArgs())
-        return false;
-      const Expr *Arg = C->getArg(I);
-      if (!isa<CXXDefaultArgExpr>(Arg) && !isNullConstant(Arg, Ctx))
-        return false;
-    }
-  // Never written in the function: every mention is a read of its value.
-  bool OnlyRead = true;
-  std::function<void(const Stmt *, const Stmt *)> Walk = [&](const Stmt *S, const Stmt *Parent) {
-    if (!S || !OnlyRead)
-      return;
-    if (const auto *R = dyn_cast<DeclRefExpr>(S); R && R->getDecl() == P) {
-      const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent);
-      OnlyRead = Cast && Cast->getCastKind() == CK_LValueToRValue;
-      return;
-    }
-    for (const Stmt *Child : S->children())
-      Walk(Child, S);
-  };
-  Walk(F->getBody(), nullptr);
-  return OnlyRead;
-}
-
-} // namespace
-
-namespace {
-
 /// Whether every mention of \p V in \p Body reads it (or an element of it),
-/// except the creations of its streams (`&V`, `&V[i]` as the first argument
-/// of a stream-creating call), which all come before the first read.
-bool onlyReadAfterCreation(const VarDecl *V, const Stmt *Body, ASTContext &Ctx) {
+/// except, where \p MayCreate, the creations of its streams (`&V`, `&V[i]` as
+/// the first argument of a stream-creating call), which all come before the
+/// first read.
+bool onlyRead(const VarDecl *V, const Stmt *Body, ASTContext &Ctx, bool MayCreate) {
   bool Stable = true;
   unsigned FirstRead = ~0u, LastCreate = 0;
   std::vector<unsigned> Reads;
@@ -284,7 +235,7 @@ bool onlyReadAfterCreation(const VarDecl *V, const Stmt *Body, ASTContext &Ctx) 
               Api && Call->getNumArgs() > 0 && Call->getArg(0) == Addr &&
               (Api->Id == ApiId::cudaStreamCreate || Api->Id == ApiId::cudaStreamCreateWithFlags ||
                Api->Id == ApiId::cudaStreamCreateWithPriority);
-          Stable &= Creates;
+          Stable &= MayCreate && Creates;
           LastCreate = std::max(LastCreate, At);
           // A loop around the creation may create it again after a use.
           for (DynTypedNode Up = DynTypedNode::create(*Addr);;) {
@@ -321,6 +272,39 @@ bool onlyReadAfterCreation(const VarDecl *V, const Stmt *Body, ASTContext &Ctx) 
   return Stable && LastCreate < FirstRead;
 }
 
+/// Whether \p Stream is a parameter that defaults to the legacy stream, that
+/// its function only reads, and that every call of the function in the unit
+/// leaves to its default or passes a null: the legacy stream wherever the
+/// function runs (a function whose address is taken, or a virtual one, may
+/// be called from elsewhere).
+bool isLegacyStreamParameter(const Expr *Stream, ASTContext &Ctx) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Stream->IgnoreParenImpCasts());
+  const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  if (!P || !P->hasDefaultArg() || P->hasUnparsedDefaultArg() || P->hasUninstantiatedDefaultArg() ||
+      !isNullConstant(P->getDefaultArg(), Ctx))
+    return false;
+  const auto *F = dyn_cast<FunctionDecl>(P->getDeclContext());
+  if (!F || !F->getBody() || P->getType()->isReferenceType())
+    return false;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->isVirtual())
+    return false;
+  const CallIndex &Index = callIndexOf(Ctx);
+  if (Index.Escaping.count(F->getCanonicalDecl()))
+    return false;
+  unsigned I = P->getFunctionScopeIndex();
+  auto It = Index.Calls.find(F->getCanonicalDecl());
+  if (It != Index.Calls.end())
+    for (const CallExpr *C : It->second) {
+      if (I >= C->getNumArgs())
+        return false;
+      const Expr *Arg = C->getArg(I);
+      if (!isa<CXXDefaultArgExpr>(Arg) && !isNullConstant(Arg, Ctx))
+        return false;
+    }
+  // Never written in the function: every mention is a read of its value.
+  return onlyRead(P, F->getBody(), Ctx, /*MayCreate=*/false);
+}
+
 } // namespace
 
 std::string streamKey(const Expr *Stream, const FunctionDecl &F, ASTContext &Ctx) {
@@ -336,7 +320,7 @@ std::string streamKey(const Expr *Stream, const FunctionDecl &F, ASTContext &Ctx
   const auto *Ref = dyn_cast<DeclRefExpr>(E);
   const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   if (!V || !V->isLocalVarDeclOrParm() || !F.getBody() ||
-      !onlyReadAfterCreation(V, F.getBody(), Ctx))
+      !onlyRead(V, F.getBody(), Ctx, /*MayCreate=*/true))
     return "";
   return V->getNameAsString() + "@" + std::to_string(V->getID()) + Index;
 }
