@@ -280,12 +280,14 @@ public:
   /// The part of the graph (edges taken either way) that holds \p X: ops
   /// of different parts are never connected.
   unsigned partOf(unsigned X) const { return Part[X]; }
-  /// Ops connected to \p X by a dependency path in either direction.
+  /// Ops connected to \p X by a dependency path in either direction: what
+  /// it reaches and what reaches it. (One walk must not stop the other: on a
+  /// cycle through a loop's back edge an op is both.)
   llvm::BitVector connected(unsigned X) const {
-    llvm::BitVector Seen(Succ.size());
-    walk(X, Succ, Seen);
-    walk(X, Pred, Seen);
-    return Seen;
+    llvm::BitVector After(Succ.size()), Before(Succ.size());
+    walk(X, Succ, After);
+    walk(X, Pred, Before);
+    return After |= Before;
   }
 
 private:
