@@ -198,6 +198,9 @@ private:
   FileID File; ///< the file that holds the function (the offsets of InactiveCode)
   CraResult R;
   bool IsMain = false;
+  /// While processControl() handles an if whose condition's op ran as a
+  /// statement of its own: that condition.
+  const Expr *OpCondition = nullptr;
   /// Ops on the program's own streams the analysis saw enqueued.
   std::set<unsigned> Enqueued;
   /// The name of the program's stream \p Op runs on, if fixed (OwnStreams.h).
@@ -1035,100 +1038,15 @@ private:
       std::optional<unsigned> Inside = inactiveCodeIn(offsetOf(S->getBeginLoc()), Previous);
 
       if (isControlFlow(S)) {
+        const Expr *Cond = Inside ? nullptr : conditionOp(S);
+        if (Cond) // the op in the condition runs first, as if a statement of its own
+          processSimple(S, Cond, FA.accessesOf(Cond, MayNotRun), Inside, State, MayNotRun);
+        const Expr *Outer = std::exchange(OpCondition, Cond);
         processControl(S, A, Inside, State, MayNotRun);
+        OpCondition = Outer;
         continue;
       }
-      if (Inside) {
-        A.Host.add(UnknownObject, ReadWriteAccess);
-        if (A.UnknownWhy.empty())
-          A.UnknownWhy = "code in an inactive #if branch on line " +
-                         std::to_string(SM.getLineNumber(File, *Inside));
-      }
-
-      bool Jump = isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(S);
-      llvm::SmallVector<unsigned, 4> Async;
-      if (!Jump)
-        for (unsigned Op : A.Ops) {
-          if (!Blocked[Op].empty())
-            continue;
-          // Reads in the op's own arguments happen before it is enqueued; what
-          // else the statement does may happen after.
-          const GpuOp &G = FA.ops()[Op];
-          if (G.Effects.conflictWith(FA.accessesOf(S, MayNotRun, G.Call).Host)) {
-            R.Ops[Op].WhySync = "its result is used in the same statement";
-            continue;
-          }
-          if (A.SyncsDevice) {
-            R.Ops[Op].WhySync = "the same statement synchronises the device";
-            continue;
-          }
-          Async.push_back(Op);
-        }
-
-      // A statement that blocks in the original completes all earlier work
-      // there, before (conservatively) any of its own accesses but the
-      // arguments of the op that blocks.
-      std::vector<unsigned> DoneBefore = State.done();
-      bool Blocks = statementBlocksInOriginal(A, FA) || Inside; // inactive code may sync
-      if (Blocks)
-        State.originalBlocks();
-      if (Blocks && blockingChanges(A, Async, Inside.has_value()))
-        State.ownStreamsBlocked();
-      if (A.ReadsTimer)
-        waitForTimer(State, S);
-      std::vector<unsigned> Conflicting;
-      if (std::optional<Wait> W =
-              statementConflict(S, A, Async, MayNotRun, Blocks && !Inside ? &DoneBefore : nullptr,
-                                State, Conflicting))
-        waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
-      if (std::optional<Wait> W = ownStreamOrder(A, Async, State, Conflicting))
-        waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
-      // A conflict wait covers only the conflicting ops' streams: a jump out of
-      // the function or block still waits for the rest.
-      bool ErrorReturn = isa<ReturnStmt>(S) && inConditionalOfMacro(S);
-      if (isa<ReturnStmt, GotoStmt>(S) && inConditionalOfMacro(S))
-        waitOnErrorReturn(State, S, ErrorReturn);
-      else if ((isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) && !State.empty())
-        waitBefore(State, S, WaitCause::LeavesFunction);
-      else if ((isa<BreakStmt>(S) && leavingNeedsWait(State, BreakStart)) ||
-               (isa<ContinueStmt>(S) && leavingNeedsWait(State, ContinueStart)))
-        waitBefore(State, S, WaitCause::LeavesBlock);
-
-      // Never on a macro's error path: the release would run before every
-      // execution of the macro, and the program may go on. Returning from
-      // main without it is fine (the driver frees everything at exit).
-      if (A.ResetsDevice || (IsMain && isa<ReturnStmt>(S) && !ErrorReturn))
-        R.Releases.push_back({InsertionPoint::BeforeStmt, S});
-      syncOwnStreams(A, State);
-      if (syncsDevice(S, A, State))
-        State.clear();
-      else if (completesEarlier(A, Async))
-        clearToolStreams(State);
-      if (!Async.empty())
-        State.legacyOrderLost();
-      for (unsigned Op : A.Ops)
-        if (FA.ops()[Op].HasUserStream && !Jump) {
-          TickOf[Op] = ++Clock;
-          State.enqueueOwnStream(Op);
-          Enqueued.insert(Op);
-        }
-      for (unsigned Op : Async) {
-        R.Ops[Op].Async = true;
-        R.Ops[Op].WhySync.clear();
-        R.Ops[Op].Statement = S;
-        R.Ops[Op].Loops.assign(LoopStack.rbegin(), LoopStack.rend());
-        TickOf[Op] = ++Clock;
-        assert(Op < R.Ops.size() && "a pending op is an op of the function");
-        if (!llvm::is_contained(State, Op)) {
-          State.push_back(Op);
-          eraseAll(State.OrigDone, {Op}); // a new run of it
-        }
-        // A blocking call of the original returned only once its op was done.
-        if (blocksInOriginal(FA.ops()[Op], FA) && !State.origDone(Op))
-          State.OrigDone.push_back(Op);
-      }
-      if (Jump)
-        State.clear(); // what follows is reached only through a label
+      processSimple(S, S, std::move(A), Inside, State, MayNotRun);
     }
     if (Top && !atBodyPoint(Children.size(), State))
       return State;
@@ -1212,6 +1130,142 @@ private:
     }
   }
 
+  /// The condition of if statement \p S when the only GPU op in the whole
+  /// statement is a copy or fill there whose status the condition tests
+  /// (`if (cudaMemcpy(...) != cudaSuccess)`, or negated): it runs before the
+  /// branches, as if a statement of its own before the `if`. Otherwise null,
+  /// and a copy or fill in the condition gets the reason.
+  const Expr *conditionOp(const Stmt *S) {
+    const auto *If = dyn_cast<IfStmt>(S);
+    if (!If)
+      return nullptr;
+    const Expr *Cond = If->getCond();
+    StmtAccesses InCondition = FA.accessesOf(Cond, false);
+    if (InCondition.Ops.size() != 1)
+      return nullptr;
+    const GpuOp &G = FA.ops()[InCondition.Ops.front()];
+    if (!Blocked[G.Id].empty() || G.HasUserStream ||
+        (G.Kind != GpuOpKind::Copy && G.Kind != GpuOpKind::Set))
+      return nullptr;
+    auto Refuse = [&](const char *Why) -> const Expr * {
+      R.Ops[G.Id].WhySync =
+          std::string("in the condition of an `if` ") + Why + "; this version keeps it synchronous";
+      return nullptr;
+    };
+    if (If->getInit() || If->getConditionVariable() || If->isConstexpr() || If->isConsteval())
+      return Refuse("with an initialiser or a declaration");
+    if (FA.accessesOf(S, true).Ops != InCondition.Ops)
+      return Refuse("that holds other GPU work (it would be ordered after the whole `if`)");
+    const Expr *E = Cond->IgnoreParenImpCasts();
+    if (const auto *Not = dyn_cast<UnaryOperator>(E); Not && Not->getOpcode() == UO_LNot) {
+      E = Not->getSubExpr()->IgnoreParenImpCasts();
+    } else if (const auto *Cmp = dyn_cast<BinaryOperator>(E); Cmp && Cmp->isEqualityOp()) {
+      const Expr *L = Cmp->getLHS()->IgnoreParenImpCasts();
+      const Expr *R = Cmp->getRHS()->IgnoreParenImpCasts();
+      E = R->isEvaluatable(Ctx) ? L : L->isEvaluatable(Ctx) ? R : nullptr;
+    }
+    if (E != G.Call->IgnoreParenImpCasts())
+      return Refuse("that does more than compare its status with a constant");
+    return Cond;
+  }
+
+  /// A statement that is not control flow, or (\p Content) the condition of
+  /// an if statement \p S whose op runs before its branches.
+  void processSimple(const Stmt *S, const Stmt *Content, StmtAccesses A,
+                     std::optional<unsigned> Inside, PendingSet &State, bool MayNotRun) {
+    if (Inside) {
+      A.Host.add(UnknownObject, ReadWriteAccess);
+      if (A.UnknownWhy.empty())
+        A.UnknownWhy = "code in an inactive #if branch on line " +
+                       std::to_string(SM.getLineNumber(File, *Inside));
+    }
+
+    bool Jump = isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(S);
+    llvm::SmallVector<unsigned, 4> Async;
+    if (!Jump)
+      for (unsigned Op : A.Ops) {
+        if (!Blocked[Op].empty())
+          continue;
+        // Reads in the op's own arguments happen before it is enqueued; what
+        // else the statement does may happen after.
+        const GpuOp &G = FA.ops()[Op];
+        if (G.Effects.conflictWith(FA.accessesOf(Content, MayNotRun, G.Call).Host)) {
+          R.Ops[Op].WhySync = "its result is used in the same statement";
+          continue;
+        }
+        if (A.SyncsDevice) {
+          R.Ops[Op].WhySync = "the same statement synchronises the device";
+          continue;
+        }
+        Async.push_back(Op);
+      }
+
+    // A statement that blocks in the original completes all earlier work
+    // there, before (conservatively) any of its own accesses but the
+    // arguments of the op that blocks.
+    std::vector<unsigned> DoneBefore = State.done();
+    bool Blocks = statementBlocksInOriginal(A, FA) || Inside; // inactive code may sync
+    if (Blocks)
+      State.originalBlocks();
+    if (Blocks && blockingChanges(A, Async, Inside.has_value()))
+      State.ownStreamsBlocked();
+    if (A.ReadsTimer)
+      waitForTimer(State, S);
+    std::vector<unsigned> Conflicting;
+    if (std::optional<Wait> W =
+            statementConflict(Content, A, Async, MayNotRun,
+                              Blocks && !Inside ? &DoneBefore : nullptr, State, Conflicting))
+      waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
+    if (std::optional<Wait> W = ownStreamOrder(A, Async, State, Conflicting))
+      waitBefore(State, S, WaitCause::Conflict, std::move(*W), Conflicting);
+    // A conflict wait covers only the conflicting ops' streams: a jump out of
+    // the function or block still waits for the rest.
+    bool ErrorReturn = isa<ReturnStmt>(S) && inConditionalOfMacro(S);
+    if (isa<ReturnStmt, GotoStmt>(S) && inConditionalOfMacro(S))
+      waitOnErrorReturn(State, S, ErrorReturn);
+    else if ((isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) && !State.empty())
+      waitBefore(State, S, WaitCause::LeavesFunction);
+    else if ((isa<BreakStmt>(S) && leavingNeedsWait(State, BreakStart)) ||
+             (isa<ContinueStmt>(S) && leavingNeedsWait(State, ContinueStart)))
+      waitBefore(State, S, WaitCause::LeavesBlock);
+
+    // Never on a macro's error path: the release would run before every
+    // execution of the macro, and the program may go on. Returning from
+    // main without it is fine (the driver frees everything at exit).
+    if (A.ResetsDevice || (IsMain && isa<ReturnStmt>(S) && !ErrorReturn))
+      R.Releases.push_back({InsertionPoint::BeforeStmt, S});
+    syncOwnStreams(A, State);
+    if (syncsDevice(S, A, State))
+      State.clear();
+    else if (completesEarlier(A, Async))
+      clearToolStreams(State);
+    if (!Async.empty())
+      State.legacyOrderLost();
+    for (unsigned Op : A.Ops)
+      if (FA.ops()[Op].HasUserStream && !Jump) {
+        TickOf[Op] = ++Clock;
+        State.enqueueOwnStream(Op);
+        Enqueued.insert(Op);
+      }
+    for (unsigned Op : Async) {
+      R.Ops[Op].Async = true;
+      R.Ops[Op].WhySync.clear();
+      R.Ops[Op].Statement = S;
+      R.Ops[Op].Loops.assign(LoopStack.rbegin(), LoopStack.rend());
+      TickOf[Op] = ++Clock;
+      assert(Op < R.Ops.size() && "a pending op is an op of the function");
+      if (!llvm::is_contained(State, Op)) {
+        State.push_back(Op);
+        eraseAll(State.OrigDone, {Op}); // a new run of it
+      }
+      // A blocking call of the original returned only once its op was done.
+      if (blocksInOriginal(FA.ops()[Op], FA) && !State.origDone(Op))
+        State.OrigDone.push_back(Op);
+    }
+    if (Jump)
+      State.clear(); // what follows is reached only through a label
+  }
+
   void processControl(const Stmt *S, const StmtAccesses &A, std::optional<unsigned> Inside,
                       PendingSet &State, bool MayNotRun) {
     ControlStack.push_back(S);
@@ -1252,7 +1306,8 @@ private:
         findExits(Part, Loop, BreakTarget, E);
       };
       for (const Stmt *Part : Sh.Header)
-        AddPart(Part, MayNotRun);
+        if (Part != OpCondition) // processed as a statement of its own
+          AddPart(Part, MayNotRun);
       for (const Stmt *Body : Sh.Fallback) {
         AddPart(Body, true);
         for (unsigned Op : FA.accessesOf(Body, true).Ops)
@@ -1312,7 +1367,7 @@ private:
       return;
     // A device sync in a condition (or for-init) that runs before the regions.
     for (const Stmt *Part : Sh.RunsFirst) {
-      if (!Part)
+      if (!Part || Part == OpCondition)
         continue;
       StmtAccesses PA = FA.accessesOf(Part, MayNotRun);
       if (syncsDevice(Part, PA, State))

@@ -170,11 +170,24 @@ h[0] = 1.0f;)cu");
   EXPECT_EQ(T.waitLines(), std::vector<unsigned>{7});
 }
 
-TEST(Cra, OpInAConditionStaysSynchronous) {
+TEST(Cra, CopyWhoseStatusAnIfTestsRunsBeforeTheBranchesAndTheReturnInOneWaits) {
   CraRun T(R"cu(float *h = (float *)malloc(64), *d;
 cudaMalloc(&d, 64);
 if (cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost) != cudaSuccess)
-  return;)cu");
+  return; /*P1*/
+n = n + 1; /*P2*/
+h[0] = 1.0f;)cu");
+  EXPECT_TRUE(T.R.Ops[0].Async);
+  EXPECT_EQ(T.pendingAt("/*P1*/"), std::vector<unsigned>{0}); // in the branch, before the return
+  EXPECT_EQ(T.pendingAt("/*P2*/"), std::vector<unsigned>{0}); // after the `if`
+  EXPECT_EQ(T.waitLines(), (std::vector<unsigned>{4, 6}));
+}
+
+TEST(Cra, OpInALoopConditionStaysSynchronous) {
+  CraRun T(R"cu(float *h = (float *)malloc(64), *d;
+cudaMalloc(&d, 64);
+while (cudaMemcpy(h, d, 64, cudaMemcpyDeviceToHost) != cudaSuccess)
+  n = n + 1;)cu");
   EXPECT_FALSE(T.R.Ops[0].Async);
   EXPECT_TRUE(T.R.Waits.empty());
 }
