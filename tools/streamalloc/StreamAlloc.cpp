@@ -185,14 +185,20 @@ int fail(const Twine &Message) {
 /// Writes \p Text to \p Path through a temporary file in the same folder, so
 /// a failure never leaves a half-written file behind. A path that names
 /// something other than a regular file (/dev/null, /dev/stdout, a pipe) is
-/// written directly: renaming over it would replace the device.
-Error writeAtomically(StringRef Path, StringRef Text) {
+/// written directly: renaming over it would replace the device. A symbolic
+/// link is followed (/dev/stdout of a shell that redirects it to a file is a
+/// link to that file): the rename replaces its target, never the link.
+Error writeAtomically(StringRef Requested, StringRef Text) {
+  SmallString<256> Resolved;
+  StringRef Path = Requested;
+  if (sys::fs::is_symlink_file(Requested) && !sys::fs::real_path(Requested, Resolved))
+    Path = Resolved;
   sys::fs::file_status Status;
   if (!sys::fs::status(Path, Status) && sys::fs::exists(Status) &&
       Status.type() != sys::fs::file_type::regular_file) {
     if (Status.type() == sys::fs::file_type::directory_file)
       return createStringError(std::make_error_code(std::errc::is_a_directory),
-                               "cannot write '" + Path + "': it is a directory");
+                               "cannot write '" + Requested + "': it is a directory");
     std::error_code EC;
     raw_fd_ostream OS(Path, EC);
     if (!EC) {
@@ -201,7 +207,7 @@ Error writeAtomically(StringRef Path, StringRef Text) {
       EC = OS.error();
     }
     if (EC)
-      return createStringError(EC, "cannot write '" + Path + "': " + EC.message());
+      return createStringError(EC, "cannot write '" + Requested + "': " + EC.message());
     return Error::success();
   }
   SmallString<256> Dir(Path);
@@ -213,19 +219,20 @@ Error writeAtomically(StringRef Path, StringRef Text) {
   int FD;
   SmallString<256> Temp;
   if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, Temp))
-    return createStringError(EC, "cannot write '" + Path + "': " + EC.message());
+    return createStringError(EC, "cannot write '" + Requested + "': " + EC.message());
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
     OS << Text;
     OS.close();
     if (OS.has_error()) {
       sys::fs::remove(Temp);
-      return createStringError(OS.error(), "cannot write '" + Path + "': " + OS.error().message());
+      return createStringError(OS.error(),
+                               "cannot write '" + Requested + "': " + OS.error().message());
     }
   }
   if (std::error_code EC = sys::fs::rename(Temp, Path)) {
     sys::fs::remove(Temp);
-    return createStringError(EC, "cannot write '" + Path + "': " + EC.message());
+    return createStringError(EC, "cannot write '" + Requested + "': " + EC.message());
   }
   return Error::success();
 }
