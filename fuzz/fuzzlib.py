@@ -104,3 +104,56 @@ def emu_rewrite(text):
 
 def log(*a):
     print(*a, file=sys.stderr, flush=True)
+
+
+# -- programs of several translation units (generator v7) ------------------------------
+# A program is either one file NAME.cu or a folder NAME/ holding main.cu, part1.cu
+# [part2.cu ...] and the headers they share (parts.h); its transformed version is NAME.sa.cu
+# or the folder NAME.sa/ (the tool's --out-dir).
+
+
+def program_path(d, stem, suf=""):
+    """The file or folder of program `stem` (suffix '' or '.sa') in d; the file form when
+    neither exists."""
+    folder = os.path.join(d, stem + suf)
+    return folder if os.path.isdir(folder) else folder + ".cu"
+
+
+def is_project(path):
+    return os.path.isdir(path)
+
+
+def units(path):
+    """The translation units to compile and link: [path] for a file; for a folder its
+    .cu files, main.cu first."""
+    if not os.path.isdir(path):
+        return [path]
+    names = sorted(n for n in os.listdir(path) if n.endswith(".cu"))
+    names.sort(key=lambda n: n != "main.cu")
+    return [os.path.join(path, n) for n in names]
+
+
+def project_files(path):
+    """Every file of a program: [(name relative to the program, path)], main.cu first."""
+    if not os.path.isdir(path):
+        return [(os.path.basename(path), path)]
+    names = sorted(os.listdir(path))
+    names.sort(key=lambda n: (n != "main.cu", not n.endswith(".cu")))
+    return [(n, os.path.join(path, n)) for n in names if os.path.isfile(os.path.join(path, n))]
+
+
+def write_project(path, files):
+    """Write [(name, text)] as the program `path` (a folder; cleared first)."""
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    os.makedirs(path)
+    for name, text in files:
+        with open(os.path.join(path, name), "w") as fh:
+            fh.write(text)
+
+
+def remove_program(path):
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    elif os.path.exists(path):
+        os.remove(path)
