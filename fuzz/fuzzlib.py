@@ -74,7 +74,10 @@ def pool_map(jobs, fn, items):
 
 
 def read_header(path):
-    """(version, seed, size) from a generated program's header, or Nones."""
+    """(version, seed, size) from a generated program's header (its main.cu for a
+    program folder), or Nones."""
+    if os.path.isdir(path):
+        path = os.path.join(path, "main.cu")
     try:
         with open(path) as fh:
             head = fh.read(600)
@@ -157,3 +160,27 @@ def remove_program(path):
         shutil.rmtree(path)
     elif os.path.exists(path):
         os.remove(path)
+
+
+def emu_build(clang, srcs, exe, emu_dir, flags=()):
+    """Build the units `srcs` (one program, linked together) against the CPU emulation in
+    emu_dir; each unit is rewritten by emu_rewrite into EXE.uK.cpp and compiled with its
+    own folder on the include path (for the `#include "parts.h"` of v7 programs).
+    Returns (rc, stdout, stderr)."""
+    cpps, incs = [], []
+    for k, src in enumerate(srcs):
+        cpp = "%s.u%d.cpp" % (exe, k)
+        with open(cpp, "w") as fh:
+            fh.write('#line 1 "%s"\n' % src)
+            fh.write(emu_rewrite(open(src).read()))
+        cpps.append(cpp)
+        inc = os.path.dirname(os.path.abspath(src))
+        if inc not in incs:
+            incs.append(inc)
+    cmd = [clang, "-std=c++17", "-x", "c++", "-O1", "-w", "-I", emu_dir]
+    for inc in incs:
+        cmd += ["-iquote", inc]
+    rc, so, se = run(cmd + list(flags) + cpps + ["-o", exe])
+    for cpp in cpps:
+        os.remove(cpp)
+    return rc, so, se
