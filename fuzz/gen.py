@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Random synchronous CUDA program generator for StreamAlloc differential fuzzing.
 
-    gen.py --seed N [--size small|medium] [-o FILE]
+    gen.py --seed N [--size small|medium] [-o FILE|DIR]
 
 Prints one valid, deterministic, synchronous CUDA program (legacy default stream,
 blocking cudaMemcpy) that ends by printing a checksum of every live buffer.  The same
-seed, size and GENERATOR_VERSION always give the same program, byte for byte.
+seed, size and GENERATOR_VERSION always give the same program, byte for byte.  Half of
+the programs (v7) are projects of several translation units: main.cu, part1.cu
+[part2.cu] and parts.h, to be compiled and linked together; -o then names a folder
+(without -o each file is printed after a `// ===== NAME` line).  In Python:
+generate_files(seed, size) -> [(name, text)].
 
 Invariants the generator keeps (see README.md, "Why the programs are valid"):
   * every allocation is fully initialised right after it is made;
