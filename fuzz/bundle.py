@@ -3,7 +3,12 @@
 CUDA and C++ headers once for all of them (fuzz/run-gpu builds its programs this way).
 
     fuzz/bundle.py -o BUNDLE.cu NAME=FILE.cu [NAME=FILE.cu ...]
+    fuzz/bundle.py --project -o PREFIX NAME=FOLDER [NAME=FOLDER ...]
     BUNDLE NAME          runs the program NAME (one program per process, as before)
+
+--project bundles programs of several translation units (folders, fuzz generator v7) unit
+by unit: PREFIX-main.cu, PREFIX-part1.cu, ..., to be compiled and linked together (see
+make_project_bundle).
 
 Each member keeps its own meaning:
   * its `#include <...>` / `#include "..."` lines (outside any #if) move to the top of the
@@ -39,10 +44,11 @@ UNWRAPPABLE = [
 ]
 
 
-def split(text):
+def split(text, mains_wanted=1):
     """(includes, body_lines, macros, reason): the member's top-level include lines, its
     text with those lines blanked and main renamed, the macros it defines; reason is None
-    when it can be bundled, else why not."""
+    when it can be bundled, else why not.  mains_wanted: definitions of main it must have
+    (0 for the other units of a program of several units)."""
     includes, body, macros = [], [], []
     depth = 0
     mains = 0
@@ -75,7 +81,7 @@ def split(text):
             line = mm.group(1) + "fz_main" + line[mm.start(2):]
         cont = line.lstrip().startswith("#") and line.endswith("\\")
         body.append(line)
-    if mains != 1:
+    if mains != mains_wanted:
         return None, None, None, "%d definitions of int main()" % mains
     if depth != 0:
         return None, None, None, "unbalanced #if/#endif"
@@ -91,11 +97,78 @@ def make_bundle(members):
     """members: [(name, path, text)]; name is what the bundle is run with (argv[1]).
     Returns the bundle's source text.  Raises ValueError for a member that cannot be
     bundled (check with `bundleable` first)."""
-    includes = []
-    parts = []
-    table = []
-    for k, (name, path, text) in enumerate(members):
-        inc, body, macros, why = split(text)
+    return _bundle([(name, path, text, k) for k, (name, path, text) in enumerate(members)],
+                   True)
+
+
+# -- programs of several translation units (fuzz generator v7) ---------------------------
+# Such a program is a folder: main.cu, part1.cu [part2.cu ...] and the headers they share
+# (parts.h).  A bundle of them is one translation unit per unit name: main.cu of every
+# member in bundle "main.cu" (with the dispatcher), part1.cu of every member in bundle
+# "part1.cu", ...; member k is namespace fz_k in each, so its units still call each other
+# (fz_k::helper1 is declared in main.cu's bundle and defined in part1.cu's) and the bundles
+# are linked together, as the units are.  A header of the member's own folder is pasted
+# where it is included (inside the namespace), not moved to the top.
+
+LOCAL_INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"/]+)"\s*(//.*)?$')
+PRAGMA_ONCE_RE = re.compile(r"^\s*#\s*pragma\s+once\b")
+
+
+def inline_local_headers(text, folder, path):
+    """text with each `#include "H"` of a header H in folder replaced by H's lines
+    (without #pragma once), followed by a #line back to `path`."""
+    out = []
+    for no, line in enumerate(text.split("\n"), 1):
+        m = LOCAL_INCLUDE_RE.match(line)
+        if m and os.path.isfile(os.path.join(folder, m.group(1))):
+            hdr = os.path.join(folder, m.group(1))
+            out.append('#line 1 "%s"' % hdr)
+            out += ["" if PRAGMA_ONCE_RE.match(h) else h
+                    for h in open(hdr).read().rstrip("\n").split("\n")]
+            out.append('#line %d "%s"' % (no + 1, path))
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def project_units(folder):
+    """{unit file name: text} of a program folder (its .cu files)."""
+    return {n: open(os.path.join(folder, n)).read()
+            for n in sorted(os.listdir(folder)) if n.endswith(".cu")}
+
+
+def project_bundleable(folder):
+    """None when the program folder can go into a project bundle, else why not."""
+    for unit, text in project_units(folder).items():
+        why = split(inline_local_headers(text, folder, os.path.join(folder, unit)),
+                    1 if unit == "main.cu" else 0)[3]
+        if why:
+            return "%s: %s" % (unit, why)
+    return None
+
+
+def make_project_bundle(members):
+    """members: [(name, folder)].  Returns {unit file name: bundle text}; compile and link
+    all of them into one executable, run as `EXE NAME`."""
+    names = sorted({u for _, f in members for u in project_units(f)},
+                   key=lambda u: (u != "main.cu", u))
+    out = {}
+    for unit in names:
+        wrapped = []
+        for k, (name, folder) in enumerate(members):
+            path = os.path.join(folder, unit)
+            if os.path.exists(path):
+                text = inline_local_headers(open(path).read(), folder, path)
+                wrapped.append((name, path, text, k))
+        out[unit] = _bundle(wrapped, unit == "main.cu")
+    return out
+
+
+def _bundle(wrapped, with_main):
+    """One bundle translation unit of (name, path, text, namespace index) members."""
+    includes, parts, table = [], [], []
+    for name, path, text, k in wrapped:
+        inc, body, macros, why = split(text, 1 if with_main else 0)
         if why:
             raise ValueError("%s: %s" % (path, why))
         for i in inc:
@@ -108,9 +181,11 @@ def make_bundle(members):
             parts.append("#undef %s\n" % m)
         table.append('  {"%s", %s::fz_main},' % (name, ns))
     head = ["// fuzz/bundle.py: %d programs in one translation unit; run as `EXE NAME`."
-            % len(members)]
+            % len(wrapped)]
     head += includes
     head += ["#include <cstdio>", "#include <cstring>", ""]
+    if not with_main:
+        return "\n".join(head) + "\n" + "".join(parts)
     tail = ["", "struct fz_member { const char *name; int (*run)(); };",
             "static const fz_member fz_members[] = {"] + table + ["};", "",
             "int main(int argc, char **argv) {",
@@ -129,7 +204,25 @@ def main():
                                  epilog=__doc__)
     ap.add_argument("members", nargs="+", metavar="NAME=FILE")
     ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("--project", action="store_true",
+                    help="the members are program folders; -o is a prefix")
     a = ap.parse_args()
+    if a.project:
+        members = []
+        for m in a.members:
+            name, sep, path = m.partition("=")
+            if not sep:
+                name, path = os.path.basename(m.rstrip("/")), m
+            members.append((name, path))
+        try:
+            texts = make_project_bundle(members)
+        except ValueError as e:
+            print("bundle.py: %s" % e, file=sys.stderr)
+            return 1
+        for unit, text in texts.items():
+            with open("%s-%s" % (a.output, unit), "w") as fh:
+                fh.write(text)
+        return 0
     members = []
     for m in a.members:
         name, sep, path = m.partition("=")

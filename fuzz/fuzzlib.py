@@ -74,7 +74,10 @@ def pool_map(jobs, fn, items):
 
 
 def read_header(path):
-    """(version, seed, size) from a generated program's header, or Nones."""
+    """(version, seed, size) from a generated program's header (its main.cu for a
+    program folder), or Nones."""
+    if os.path.isdir(path):
+        path = os.path.join(path, "main.cu")
     try:
         with open(path) as fh:
             head = fh.read(600)
@@ -104,3 +107,80 @@ def emu_rewrite(text):
 
 def log(*a):
     print(*a, file=sys.stderr, flush=True)
+
+
+# -- programs of several translation units (generator v7) ------------------------------
+# A program is either one file NAME.cu or a folder NAME/ holding main.cu, part1.cu
+# [part2.cu ...] and the headers they share (parts.h); its transformed version is NAME.sa.cu
+# or the folder NAME.sa/ (the tool's --out-dir).
+
+
+def program_path(d, stem, suf=""):
+    """The file or folder of program `stem` (suffix '' or '.sa') in d; the file form when
+    neither exists."""
+    folder = os.path.join(d, stem + suf)
+    return folder if os.path.isdir(folder) else folder + ".cu"
+
+
+def is_project(path):
+    return os.path.isdir(path)
+
+
+def units(path):
+    """The translation units to compile and link: [path] for a file; for a folder its
+    .cu files, main.cu first."""
+    if not os.path.isdir(path):
+        return [path]
+    names = sorted(n for n in os.listdir(path) if n.endswith(".cu"))
+    names.sort(key=lambda n: n != "main.cu")
+    return [os.path.join(path, n) for n in names]
+
+
+def project_files(path):
+    """Every file of a program: [(name relative to the program, path)], main.cu first."""
+    if not os.path.isdir(path):
+        return [(os.path.basename(path), path)]
+    names = sorted(os.listdir(path))
+    names.sort(key=lambda n: (n != "main.cu", not n.endswith(".cu")))
+    return [(n, os.path.join(path, n)) for n in names if os.path.isfile(os.path.join(path, n))]
+
+
+def write_project(path, files):
+    """Write [(name, text)] as the program `path` (a folder; cleared first)."""
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    os.makedirs(path)
+    for name, text in files:
+        with open(os.path.join(path, name), "w") as fh:
+            fh.write(text)
+
+
+def remove_program(path):
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    elif os.path.exists(path):
+        os.remove(path)
+
+
+def emu_build(clang, srcs, exe, emu_dir, flags=()):
+    """Build the units `srcs` (one program, linked together) against the CPU emulation in
+    emu_dir; each unit is rewritten by emu_rewrite into EXE.uK.cpp and compiled with its
+    own folder on the include path (for the `#include "parts.h"` of v7 programs).
+    Returns (rc, stdout, stderr)."""
+    cpps, incs = [], []
+    for k, src in enumerate(srcs):
+        cpp = "%s.u%d.cpp" % (exe, k)
+        with open(cpp, "w") as fh:
+            fh.write('#line 1 "%s"\n' % src)
+            fh.write(emu_rewrite(open(src).read()))
+        cpps.append(cpp)
+        inc = os.path.dirname(os.path.abspath(src))
+        if inc not in incs:
+            incs.append(inc)
+    cmd = [clang, "-std=c++17", "-x", "c++", "-O1", "-w", "-I", emu_dir]
+    for inc in incs:
+        cmd += ["-iquote", inc]
+    rc, so, se = run(cmd + list(flags) + cpps + ["-o", exe])
+    for cpp in cpps:
+        os.remove(cpp)
+    return rc, so, se

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Random synchronous CUDA program generator for StreamAlloc differential fuzzing.
 
-    gen.py --seed N [--size small|medium] [-o FILE]
+    gen.py --seed N [--size small|medium] [-o FILE|DIR]
 
 Prints one valid, deterministic, synchronous CUDA program (legacy default stream,
 blocking cudaMemcpy) that ends by printing a checksum of every live buffer.  The same
-seed, size and GENERATOR_VERSION always give the same program, byte for byte.
+seed, size and GENERATOR_VERSION always give the same program, byte for byte.  Half of
+the programs (v7) are projects of several translation units: main.cu, part1.cu
+[part2.cu] and parts.h, to be compiled and linked together; -o then names a folder
+(without -o each file is printed after a `// ===== NAME` line).  In Python:
+generate_files(seed, size) -> [(name, text)].
 
 Invariants the generator keeps (see README.md, "Why the programs are valid"):
   * every allocation is fully initialised right after it is made;
@@ -26,10 +30,11 @@ any set of marked units leaves a compilable, deterministic program.
 
 import argparse
 import itertools
+import os
 import random
 import sys
 
-GENERATOR_VERSION = "6"
+GENERATOR_VERSION = "7"
 
 SYM_N = 1024
 GHOST_N = 1024
@@ -45,6 +50,10 @@ SIZES = {
 }
 
 SPINS = [0, 2, 5, 10, 20, 40, 80, 150, 300]
+
+# v7: kernels that read or write the device symbols of main.cu (not in the other units:
+# without -rdc each unit has its own copy of a __device__ variable)
+SYMBOL_KERNELS = ("k_from_sym", "k_to_sym", "k_from_const")
 
 PRELUDE = r"""#include <chrono>
 #include <cstdio>
@@ -229,6 +238,33 @@ static unsigned int checksum(const unsigned int *p, int n) {
 """
 
 
+def _part_prelude():
+    """The prelude of the other units (v7): main.cu's, without the device symbols, the
+    kernels that use them and the timed regions' state (each unit would have its own
+    copy), and with every kernel (k_xor's template too) static: the units are linked
+    together."""
+    text = PRELUDE
+
+    def cut(start, end):
+        nonlocal text
+        i = text.index(start)
+        j = text.index(end, i)
+        text = text[:i] + text[j:]
+
+    cut("__device__ unsigned int g_sym[SYM_N];", "// Busy-wait")
+    cut("__global__ void k_from_sym(", "__global__ void k_sum(")
+    cut("__global__ void k_from_const(", "static unsigned int checksum(")
+    for old, new in (("\n__global__ void", "\nstatic __global__ void"),
+                     ("\n__device__ void sa_spin", "\nstatic __device__ void sa_spin"),
+                     ("\n__device__ __forceinline__", "\nstatic __device__ __forceinline__")):
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+PART_PRELUDE = _part_prelude()
+
+
 # ---------------------------------------------------------------------------
 # Memory model
 
@@ -343,6 +379,7 @@ class Func:
         self.cleanup = []     # statements releasing temporaries (before every return)
         self.lines = []
         self.callees = []
+        self.unit = 0         # v7: 0 = main.cu, k = partk.cu
 
 
 class Ctx:
@@ -383,6 +420,10 @@ class Gen:
         self.stream_helpers = []  # v4: helpers that return with a chain running
         self.stream_helper_used = False
         self.mark_slots = 0
+        self.n_parts = 0          # v7: translation units besides main.cu
+        self.unit_of = []         # v7: unit of each helper
+        self.part_chains = {}     # v7: unit -> own_chain helpers defined there
+        self.part_decls = []      # v7: declarations for parts.h
         self.used = {"async": 0, "timer": 0, "ifdef": 0, "checkalloc": 0, "streams": 0}
 
     # -- utilities ---------------------------------------------------------
@@ -667,9 +708,12 @@ class Gen:
     def op_kernel(self, ctx):
         if self.can_mark(ctx) and self.chance(0.15):
             return self.mark_kernel(ctx)
-        name = self.weighted([(3, "k_add"), (3, "k_scale"), (3, "k_mix"), (2, "k_fill"),
-                              (1, "k_from_sym"), (1, "k_to_sym"), (1, "k_sum"), (2, "k_xor"),
-                              (1, "k_view"), (1, "k_shift"), (1, "k_from_const")])
+        kernels = [(3, "k_add"), (3, "k_scale"), (3, "k_mix"), (2, "k_fill"),
+                   (1, "k_from_sym"), (1, "k_to_sym"), (1, "k_sum"), (2, "k_xor"),
+                   (1, "k_view"), (1, "k_shift"), (1, "k_from_const")]
+        if ctx.func.unit:
+            kernels = [(w, k) for w, k in kernels if k not in SYMBOL_KERNELS]
+        name = self.weighted(kernels)
         if not self.live_views(ctx, "dev"):
             return False
         ok_elem = ("disjoint", "equal", "mixed")
@@ -840,7 +884,8 @@ class Gen:
             else:
                 call = "k_add%s(%s, %s, %s, %d)" % (cfg, self.ptr(d), self.ptr(src), n, spin)
         else:
-            name = self.weighted([(3, "k_scale"), (1, "k_from_const"), (1, "k_from_sym")])
+            name = self.weighted([(3, "k_scale")] if ctx.func.unit else
+                                 [(3, "k_scale"), (1, "k_from_const"), (1, "k_from_sym")])
             if name == "k_scale":
                 call = "k_scale%s(%s, %s, %s, %d)" % (cfg, self.ptr(d),
                                                       self.host_scalar(ctx, True), n, spin)
@@ -1256,8 +1301,16 @@ class Gen:
                 d2h = True
                 body.append("  cudaMemcpyAsync(h, d, %d * sizeof(unsigned int), "
                             "cudaMemcpyDeviceToHost, s);" % d.len)
-        self.stream_helpers.append("static void %s(%s, cudaStream_t s) {" % (name, ", ".join(params)))
-        self.stream_helpers += body + ["}", ""]
+        unit = 0
+        if self.n_parts and self.chance(0.6):
+            unit = self.r.randint(1, self.n_parts)  # v7: the chain starts in another unit
+        sig = "void %s(%s, cudaStream_t s)" % (name, ", ".join(params))
+        if unit:
+            self.part_decls.append("%s;  // part%d.cu" % (sig, unit))
+            self.part_chains.setdefault(unit, []).extend([sig + " {"] + body + ["}", ""])
+        else:
+            self.stream_helpers.append("static %s {" % sig)
+            self.stream_helpers += body + ["}", ""]
         self.written(d)
         if h is not None:
             self.written(h)
@@ -1812,6 +1865,8 @@ class Gen:
     def callable(self, ctx):
         f = ctx.func
         hs = self.helpers if f.is_main else self.helpers[:f.idx]
+        if f.unit:  # main.cu's helpers are static: the other units cannot call them
+            hs = [h for h in hs if h.unit]
         return [h for h in hs if f.gpu_ok or not h.gpu_ok]
 
     def call_args(self, ctx, h):
@@ -1889,6 +1944,7 @@ class Gen:
         gpu = self.chance(0.7)
         f = Func("helper%d" % idx, False, gpu, self.cfg["helper_budget_us"])
         f.idx = idx
+        f.unit = self.unit_of[idx] if self.unit_of else 0
         nh = self.r.randint(0, 2)
         nd = self.r.randint(1, 2) if gpu else 0
         if not gpu and nh == 0:
@@ -1957,6 +2013,8 @@ class Gen:
         # the body
         lo, hi = self.cfg["helper_stmts"]
         self.stmts(ctx, self.r.randint(lo, hi))
+        if f.unit and gpu and self.chance(0.3):
+            self.op_sync(ctx)  # v7: a callee in another unit whose body syncs
         # leaving: release temporaries, compute the result
         for c in f.cleanup:
             self.emit(ctx, c, mark=False)
@@ -1977,7 +2035,9 @@ class Gen:
                 sig.append("%sstd::vector<unsigned int> &v" % ("" if p.written else "const "))
             else:
                 sig.append("int k")
-        f.signature = "static %s %s(%s)" % (f.ret, f.name, ", ".join(sig))
+        f.signature = "%s%s %s(%s)" % ("" if f.unit else "static ", f.ret, f.name, ", ".join(sig))
+        if f.unit:
+            self.part_decls.append("%s;  // part%d.cu" % (f.signature, f.unit))
         return f
 
     # -- statements --------------------------------------------------------------
@@ -1993,15 +2053,16 @@ class Gen:
         if f.gpu_ok:
             opts += [(4, lambda c: self.op_copy(c, "H2D")), (4, lambda c: self.op_copy(c, "D2H")),
                      (2, lambda c: self.op_copy(c, "D2D")), (0.3, lambda c: self.op_copy(c, "H2H")),
-                     (2, self.op_memset), (1, self.op_to_symbol), (1, self.op_from_symbol),
-                     (9, self.op_kernel), (1, self.op_sync),
+                     (2, self.op_memset), (9, self.op_kernel), (1, self.op_sync),
                      (0.6, lambda c: self.op_copy2d(c, "H2D")),
                      (0.6, lambda c: self.op_copy2d(c, "D2H")),
                      (1.5, self.pat_chains), (0.7, self.pat_join), (0.5, self.pat_diamond),
                      (1, self.pat_slices), (1.2, self.pat_temp)]
+        if f.gpu_ok and not f.unit:
+            opts += [(1, self.op_to_symbol), (1, self.op_from_symbol)]
         if f.gpu_ok and self.f_async:
             opts += [(2.5, self.op_own_async), (1, self.pat_own_async_temp)]
-        if f.gpu_ok and self.f_timer:
+        if f.gpu_ok and self.f_timer and not f.unit:
             opts.append((1.2, self.pat_timed))
         if f.is_main and self.n_streams:
             opts.append((3, self.pat_own_streams))
@@ -2340,49 +2401,115 @@ class Gen:
         self.f_checkalloc = self.chance(0.5)
         # v4: streams of the program's own (blocking ones), in half of the programs
         self.n_streams = self.r.randint(1, 3) if self.chance(0.5) else 0
+        # v7: half of the programs are projects of two or three translation units
+        self.n_parts = self.r.randint(1, 2) if self.chance(0.5) else 0
         lo, hi = self.cfg["helpers"]
-        for i in range(self.r.randint(lo, hi)):
+        n_helpers = self.r.randint(lo, hi) + self.n_parts
+        if self.n_parts:
+            units = list(range(1, self.n_parts + 1))
+            units += [self.r.randint(0, self.n_parts) for _ in range(n_helpers - len(units))]
+            self.r.shuffle(units)
+            self.unit_of = units
+        for i in range(n_helpers):
             self.helpers.append(self.make_helper(i))
         main = self.make_main()
         self.main = main
-        out = []
-        out.append("// StreamAlloc differential fuzz program (generated by fuzz/gen.py).")
-        out.append("// GENERATOR_VERSION %s seed %d size %s" % (GENERATOR_VERSION, self.seed,
-                                                               self.size))
-        out.append("// Synchronous and deterministic: prints a checksum of every buffer, exits 0.")
-        out.append("// Lines ending in //@s<ID> and blocks //@b{<ID> .. //@b}<ID> are deletable"
-                   " units for fuzz/reduce.")
+        out = self.header("")
         out.append(PRELUDE)
+        if self.n_parts:
+            out.append('#include "parts.h"')
+            out.append("")
+        out += self.helper_defs(0)
+        out += self.stream_helpers
+        out.append("int main() {")
+        out += main.lines
+        out.append("}")
+        files = [("main.cu", "\n".join(out) + "\n")]
+        for u in range(1, self.n_parts + 1):
+            out = self.header(" unit part%d.cu" % u)
+            out.append(PART_PRELUDE)
+            out.append('#include "parts.h"')
+            out.append("")
+            out += self.helper_defs(u)
+            out += self.part_chains.get(u, [])
+            files.append(("part%d.cu" % u, "\n".join(out).rstrip("\n") + "\n"))
+        if self.n_parts:
+            out = ["// Functions the units of this program define for each other (generated by",
+                   "// fuzz/gen.py, GENERATOR_VERSION %s seed %d size %s)."
+                   % (GENERATOR_VERSION, self.seed, self.size),
+                   "#pragma once", "#include <vector>", "#include <cuda_runtime.h>", "",
+                   "struct Buf;", ""] + self.part_decls
+            files.append(("parts.h", "\n".join(out) + "\n"))
+        return files
+
+    def header(self, what):
+        return ["// StreamAlloc differential fuzz program%s (generated by fuzz/gen.py)." % what,
+                "// GENERATOR_VERSION %s seed %d size %s" % (GENERATOR_VERSION, self.seed,
+                                                            self.size),
+                "// Synchronous and deterministic: prints a checksum of every buffer, exits 0.",
+                "// Lines ending in //@s<ID> and blocks //@b{<ID> .. //@b}<ID> are deletable"
+                " units for fuzz/reduce."]
+
+    def helper_defs(self, unit):
+        out = []
         for h in self.helpers:
+            if h.unit != unit:
+                continue
             bid = self.nid()
             out.append("%s {  //@b{%d" % (h.signature, bid))
             out += h.lines
             out.append("}  //@b}%d" % bid)
             out.append("")
-        out += self.stream_helpers
-        out.append("int main() {")
-        out += main.lines
-        out.append("}")
-        return "\n".join(out) + "\n"
+        return out
+
+
+def generate_files(seed, size="small"):
+    """The program as [(file name, text)]: [("main.cu", text)] for a single-file program,
+    else main.cu, part1.cu [, part2.cu] and parts.h (v7), to be built together."""
+    return Gen(seed, size).program()
 
 
 def generate(seed, size="small"):
-    return Gen(seed, size).program()
+    """A single-file program's text; a program of several units is refused (use
+    generate_files)."""
+    files = generate_files(seed, size)
+    if len(files) != 1:
+        raise ValueError("seed %d (%s) is a program of %d files: use generate_files"
+                         % (seed, size, len(files)))
+    return files[0][1]
+
+
+def is_multi(seed, size="small"):
+    return len(generate_files(seed, size)) > 1
+
+
+def uses_own_streams(files):
+    """Whether a program runs work on streams of its own (v4 chains, v5 own_chain helpers)."""
+    return any("cudaStream_t us[" in t or "cudaStream_t s)" in t for _, t in files)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--size", choices=sorted(SIZES), default="small")
-    ap.add_argument("-o", "--output", help="write here instead of stdout")
+    ap.add_argument("-o", "--output", help="write here instead of stdout (a program of "
+                    "several units: a folder, created if needed)")
     ap.add_argument("--version", action="version", version=GENERATOR_VERSION)
     a = ap.parse_args()
-    text = generate(a.seed, a.size)
-    if a.output:
+    files = generate_files(a.seed, a.size)
+    if a.output and len(files) > 1:
+        os.makedirs(a.output, exist_ok=True)
+        for name, text in files:
+            with open(os.path.join(a.output, name), "w") as fh:
+                fh.write(text)
+    elif a.output:
         with open(a.output, "w") as fh:
-            fh.write(text)
+            fh.write(files[0][1])
+    elif len(files) > 1:
+        for name, text in files:
+            sys.stdout.write("// ===== %s\n%s" % (name, text))
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(files[0][1])
 
 
 if __name__ == "__main__":
