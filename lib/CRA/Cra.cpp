@@ -1038,9 +1038,12 @@ private:
       std::optional<unsigned> Inside = inactiveCodeIn(offsetOf(S->getBeginLoc()), Previous);
 
       if (isControlFlow(S)) {
-        const Expr *Cond = Inside ? nullptr : conditionOp(S);
-        if (Cond) // the op in the condition runs first, as if a statement of its own
-          processSimple(S, Cond, FA.accessesOf(Cond, MayNotRun), Inside, State, MayNotRun);
+        const Expr *Cond = nullptr;
+        if (std::optional<StmtAccesses> CA = Inside ? std::nullopt : opCondition(S, A, MayNotRun)) {
+          // The op in the condition runs first, as if a statement of its own.
+          Cond = cast<IfStmt>(S)->getCond();
+          processSimple(S, Cond, std::move(*CA), Inside, State, MayNotRun);
+        }
         const Expr *Outer = std::exchange(OpCondition, Cond);
         processControl(S, A, Inside, State, MayNotRun);
         OpCondition = Outer;
@@ -1130,43 +1133,45 @@ private:
     }
   }
 
-  /// The condition of if statement \p S when the only GPU op in the whole
-  /// statement is a copy or fill there whose status the condition tests
-  /// (`if (cudaMemcpy(...) != cudaSuccess)`, or negated): it runs before the
-  /// branches, as if a statement of its own before the `if`. Otherwise null,
-  /// and a copy or fill in the condition gets the reason.
-  const Expr *conditionOp(const Stmt *S) {
+  /// The accesses of the condition of if statement \p S (whose own are \p Whole)
+  /// when the only GPU op in the whole statement is a copy or fill there
+  /// whose status the condition tests (`if (cudaMemcpy(...) != cudaSuccess)`,
+  /// or negated): it runs before the branches, as if a statement of its own
+  /// before the `if`. Otherwise none, and a copy or fill in the condition
+  /// gets the reason.
+  std::optional<StmtAccesses> opCondition(const Stmt *S, const StmtAccesses &Whole,
+                                          bool MayNotRun) {
     const auto *If = dyn_cast<IfStmt>(S);
-    if (!If)
-      return nullptr;
+    if (!If || If->isConsteval()) // `if consteval` has no condition
+      return std::nullopt;
     const Expr *Cond = If->getCond();
-    StmtAccesses InCondition = FA.accessesOf(Cond, false);
+    StmtAccesses InCondition = FA.accessesOf(Cond, MayNotRun);
     if (InCondition.Ops.size() != 1)
-      return nullptr;
+      return std::nullopt;
     const GpuOp &G = FA.ops()[InCondition.Ops.front()];
     if (!Blocked[G.Id].empty() || G.HasUserStream ||
         (G.Kind != GpuOpKind::Copy && G.Kind != GpuOpKind::Set))
-      return nullptr;
-    auto Refuse = [&](const char *Why) -> const Expr * {
+      return std::nullopt;
+    auto Refuse = [&](const char *Why) -> std::optional<StmtAccesses> {
       R.Ops[G.Id].WhySync =
           std::string("in the condition of an `if` ") + Why + "; this version keeps it synchronous";
-      return nullptr;
+      return std::nullopt;
     };
-    if (If->getInit() || If->getConditionVariable() || If->isConstexpr() || If->isConsteval())
+    if (If->getInit() || If->getConditionVariable() || If->isConstexpr())
       return Refuse("with an initialiser or a declaration");
-    if (FA.accessesOf(S, true).Ops != InCondition.Ops)
+    if (Whole.Ops != InCondition.Ops)
       return Refuse("that holds other GPU work (it would be ordered after the whole `if`)");
     const Expr *E = Cond->IgnoreParenImpCasts();
     if (const auto *Not = dyn_cast<UnaryOperator>(E); Not && Not->getOpcode() == UO_LNot) {
       E = Not->getSubExpr()->IgnoreParenImpCasts();
     } else if (const auto *Cmp = dyn_cast<BinaryOperator>(E); Cmp && Cmp->isEqualityOp()) {
-      const Expr *L = Cmp->getLHS()->IgnoreParenImpCasts();
-      const Expr *R = Cmp->getRHS()->IgnoreParenImpCasts();
-      E = R->isEvaluatable(Ctx) ? L : L->isEvaluatable(Ctx) ? R : nullptr;
+      const Expr *Lhs = Cmp->getLHS()->IgnoreParenImpCasts();
+      const Expr *Rhs = Cmp->getRHS()->IgnoreParenImpCasts();
+      E = Rhs->isEvaluatable(Ctx) ? Lhs : Lhs->isEvaluatable(Ctx) ? Rhs : nullptr;
     }
     if (E != G.Call->IgnoreParenImpCasts())
       return Refuse("that does more than compare its status with a constant");
-    return Cond;
+    return InCondition;
   }
 
   /// A statement that is not control flow, or (\p Content) the condition of

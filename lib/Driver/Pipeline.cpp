@@ -633,6 +633,14 @@ private:
 
   bool dumps(DumpStage D) const { return llvm::is_contained(Options.Dumps, D); }
 
+  /// The schedule's options; every dependency edge is listed only where a
+  /// dump or the graph shows them.
+  ScheduleOptions scheduleOptions() const {
+    ScheduleOptions Schedule = Options.Schedule;
+    Schedule.ListEdges |= Options.WantGraph || dumps(DumpStage::Schedule);
+    return Schedule;
+  }
+
   static constexpr const char *NeverInstantiated = "never instantiated in this file";
 
   /// Analyses every instantiation of \p T on its own, with a rewriter of its
@@ -977,13 +985,14 @@ private:
       // placed: such ops stay synchronous and everything is planned again.
       // Runs (one per explicit sync) whose decisions agree share one plan.
       std::optional<std::pair<CraResult, StreamPlan>> PlanFor;
+      const ScheduleOptions Schedule = scheduleOptions();
       auto Analyse = [&](llvm::ArrayRef<const Expr *> Ignored, StreamPlan &P) {
         CraResult C = runCra(FA, Blocked, InactiveCode, nullptr, Ignored, Options.TimerWaits);
         if (PlanFor && sameSchedulingInput(PlanFor->first, C)) {
           P = PlanFor->second;
           P.bindWaits(C);
         } else {
-          P = planStreams(FA, C, Options.Schedule);
+          P = planStreams(FA, C, Schedule);
           PlanFor.emplace(C, P);
         }
         if (P.NumStreams > 0) {

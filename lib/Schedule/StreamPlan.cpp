@@ -51,23 +51,39 @@ bool shareLoop(const Unit &A, const Unit &B) {
                       [&](const clang::Stmt *L) { return llvm::is_contained(B.Loops, L); });
 }
 
+/// Whether a conflict between units \p From and \p To is an edge From -> To:
+/// forward in program order, or carried over the back edge of a loop around
+/// both.
+bool edgeMayRun(const std::vector<Unit> &Units, unsigned From, unsigned To) {
+  return From != To && (From < To || shareLoop(Units[From], Units[To]));
+}
+
 /// Which units touch which objects, so that the units a unit may conflict
 /// with are found without trying every pair: two ops conflict only through
 /// an object both may touch and one writes, or when one touches Unknown.
 class UnitIndex {
 public:
-  UnitIndex(const FunctionAccesses &FA, const std::vector<Unit> &Units) : FA(FA), Units(Units) {
-    for (unsigned U = 0; U < Units.size(); ++U)
+  UnitIndex(const FunctionAccesses &FA, const std::vector<Unit> &Units)
+      : FA(FA), Units(Units), Modes(Units.size()), TouchesUnknown(Units.size()) {
+    for (unsigned U = 0; U < Units.size(); ++U) {
       for (unsigned Op : Units[U].Ops)
-        for (auto [Obj, Mode] : FA.ops()[Op].Effects.entries()) {
-          if (Obj == UnknownObject) {
-            addOnce(Wild, U);
-            continue;
-          }
-          addOnce(Touching[Obj], U);
-          if (Mode & WriteAccess)
-            addOnce(Writing[Obj], U);
+        for (auto [Obj, Mode] : FA.ops()[Op].Effects.entries())
+          Modes[U][Obj] |= Mode;
+      for (auto [Obj, Mode] : Modes[U]) {
+        if (Obj == UnknownObject) {
+          TouchesUnknown[U] = true;
+          Wild.push_back(U);
+          continue;
         }
+        Touching[Obj].push_back(U);
+        if (Mode & WriteAccess)
+          Writing[Obj].push_back(U);
+      }
+    }
+    if (!Wild.empty()) {
+      All.resize(Units.size());
+      std::iota(All.begin(), All.end(), 0u);
+    }
   }
 
   bool conflict(unsigned A, unsigned B) const {
@@ -80,14 +96,14 @@ public:
 
   /// Calls \p Visit with lists of units, ascending, that together hold
   /// every unit that may conflict with \p U (a superset, repeats possible);
-  /// \p All when \p U may touch any object.
+  /// all units when \p U may touch any object.
   template <typename Fn> void forLists(unsigned U, Fn Visit) const {
-    if (llvm::is_contained(Wild, U)) {
-      Visit(AllUnits());
+    if (TouchesUnknown[U]) {
+      Visit(llvm::ArrayRef<unsigned>(All));
       return;
     }
     Visit(llvm::ArrayRef<unsigned>(Wild));
-    for (auto [Obj, Mode] : modesOf(U)) {
+    for (auto [Obj, Mode] : Modes[U]) {
       // A unit that only reads the object conflicts through it with writers.
       const auto &Index = (Mode & WriteAccess) ? Touching : Writing;
       if (auto It = Index.find(Obj); It != Index.end())
@@ -130,29 +146,11 @@ public:
 private:
   const FunctionAccesses &FA;
   const std::vector<Unit> &Units;
+  std::vector<std::map<ObjectId, uint8_t>> Modes; ///< per unit: its ops' modes, combined
+  std::vector<bool> TouchesUnknown;               ///< per unit
   llvm::DenseMap<ObjectId, std::vector<unsigned>> Touching, Writing; ///< units, ascending
-  std::vector<unsigned> Wild;                                        ///< units touching Unknown
-  mutable std::vector<unsigned> All;
-
-  static void addOnce(std::vector<unsigned> &List, unsigned U) {
-    if (List.empty() || List.back() != U)
-      List.push_back(U);
-  }
-  llvm::ArrayRef<unsigned> AllUnits() const {
-    if (All.size() != Units.size()) {
-      All.resize(Units.size());
-      std::iota(All.begin(), All.end(), 0u);
-    }
-    return All;
-  }
-  /// The unit's objects with its ops' modes on each, combined.
-  std::map<ObjectId, uint8_t> modesOf(unsigned U) const {
-    std::map<ObjectId, uint8_t> Modes;
-    for (unsigned Op : Units[U].Ops)
-      for (auto [Obj, Mode] : FA.ops()[Op].Effects.entries())
-        Modes[Obj] |= Mode;
-    return Modes;
-  }
+  std::vector<unsigned> Wild; ///< units touching Unknown, ascending
+  std::vector<unsigned> All;  ///< every unit, when some touch Unknown
 };
 
 /// Every dependency edge between ops of different units, in the order
@@ -161,7 +159,7 @@ std::vector<Dependency> allEdges(const FunctionAccesses &FA, const std::vector<U
                                  const UnitIndex &Index) {
   std::vector<Dependency> Edges;
   for (unsigned To = 0; To < Units.size(); ++To) {
-    auto Related = [&](unsigned From) { return From < To || shareLoop(Units[From], Units[To]); };
+    auto Related = [&](unsigned From) { return edgeMayRun(Units, From, To); };
     for (unsigned From : Index.allConflicting(To, Related))
       for (unsigned A : Units[From].Ops)
         for (unsigned B : Units[To].Ops)
@@ -208,6 +206,7 @@ std::vector<Dependency> pathPreservingEdges(const FunctionAccesses &FA,
 
   std::vector<std::optional<unsigned>> UnitOf(FA.ops().size());
   std::vector<unsigned> WildOps;
+  std::vector<bool> IsWild(FA.ops().size());
   llvm::DenseMap<ObjectId, AccessList> ByObject;
   std::map<std::pair<const clang::Stmt *, ObjectId>, AccessList> ByLoop;
   for (unsigned U = 0; U < Units.size(); ++U)
@@ -216,6 +215,7 @@ std::vector<Dependency> pathPreservingEdges(const FunctionAccesses &FA,
       for (auto [Obj, Mode] : FA.ops()[Op].Effects.entries()) {
         if (Obj == UnknownObject) {
           WildOps.push_back(Op);
+          IsWild[Op] = true;
           continue;
         }
         Access A{U, Op, bool(Mode & WriteAccess)};
@@ -265,16 +265,16 @@ std::vector<Dependency> pathPreservingEdges(const FunctionAccesses &FA,
           Link(A, *B, Obj, true);
     }
   }
+  // Each pair of ops that may touch Unknown is tried once, from its earlier op.
   for (unsigned W : WildOps)
     for (unsigned X = 0; X < FA.ops().size(); ++X) {
-      if (!UnitOf[X] || *UnitOf[X] == *UnitOf[W] || (llvm::is_contained(WildOps, X) && X < W))
+      if (!UnitOf[X] || (IsWild[X] && X < W))
         continue;
       if (std::optional<ObjectId> Obj = conflictBetween(FA.ops()[W], FA.ops()[X])) {
         unsigned UW = *UnitOf[W], UX = *UnitOf[X];
-        bool Loop = shareLoop(Units[UW], Units[UX]);
-        if (UW < UX || Loop)
+        if (edgeMayRun(Units, UW, UX))
           Links.push_back({W, X, *Obj, UW > UX});
-        if (UX < UW || Loop)
+        if (edgeMayRun(Units, UX, UW))
           Links.push_back({X, W, *Obj, UX > UW});
       }
     }
@@ -410,7 +410,7 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
   std::vector<Candidate> Candidates;
   for (unsigned U = 0; U < Units.size(); ++U) {
     auto Producer = [&](unsigned P) {
-      return StreamOfUnit[P] != StreamOfUnit[U] && (P < U || shareLoop(Units[P], Units[U]));
+      return StreamOfUnit[P] != StreamOfUnit[U] && edgeMayRun(Units, P, U);
     };
     for (unsigned P : Index.allConflicting(U, Producer)) {
       const clang::Stmt *At = Units[U].Statement;

@@ -376,8 +376,6 @@ int main(int argc, const char **argv) {
   Options.CudaPath = *Cuda;
   Options.ResourceDir = *ResourceDir;
   Options.Dumps.assign(Dumps.begin(), Dumps.end());
-  Options.Schedule.ListEdges =
-      Options.WantGraph || llvm::is_contained(Options.Dumps, DumpStage::Schedule);
   // Included files need somewhere to go (or are only shown).
   Options.RewriteIncluded = InPlace || !OutDir.empty() || Diff || !Dumps.empty();
   std::vector<std::string> Files(Inputs.begin(), Inputs.end());
