@@ -425,6 +425,10 @@ void AccessWalker::applySummary(const CallSite &C, const FunctionDecl &Callee) {
     Out.EnqueuesOnOwnStreams = true;
     recordOp(C.Site);
   }
+  // Work the callee returns with on a stream of the tool's is an op of the
+  // caller's (a CallWork op, collectOps).
+  if (Pts.callees().pendingWorkStream(&Callee))
+    recordOp(C.Site);
   bool HostSide = Legacy && HostSideOnly;
   for (const SummaryAccess &A : S.Accesses) {
     uint8_t Mode = A.Host | (HostSide ? A.DeviceHostSide : A.Device);
@@ -724,6 +728,20 @@ struct FunctionAccesses::Impl {
       return nullptr;
     return Pts->callees().summaryOf(Def).LeavesOwnStreamWork ? Def : nullptr;
   }
+
+  /// The definition \p Call runs when that function returns with work
+  /// pending on a stream of the tool's, and the stream.
+  std::optional<std::pair<const FunctionDecl *, unsigned>>
+  returnsWithWorkPending(const CallExpr *Call) const {
+    const FunctionDecl *Callee = Call->getDirectCallee(), *Def = nullptr;
+    if (!Callee || !Callee->hasBody(Def) || !Def || isa<CUDAKernelCallExpr>(Call))
+      return std::nullopt;
+    if (std::optional<unsigned> Stream = Pts->callees().pendingWorkStream(Def))
+      return std::make_pair(Def, *Stream);
+    return std::nullopt;
+  }
+
+  bool ReturnsWithWorkPending = false;
 };
 
 void FunctionAccesses::Impl::collectOps(const Stmt *S) {
@@ -787,6 +805,35 @@ void FunctionAccesses::Impl::collectOps(const Stmt *S) {
       OpIndex[Call] = Ops.size();
       Ops.push_back(std::move(Op));
     }
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && !isGpuOpCall(S))
+    if (auto Pending = returnsWithWorkPending(Call)) {
+      // The work the callee leaves running when it returns: an op of this
+      // function on the callee's stream, touching what the callee's GPU work
+      // may touch (the host accesses of the call happen during the call).
+      const FunctionSummary &Sum = Pts->callees().summaryOf(Pending->first);
+      GpuOp Op{static_cast<unsigned>(Ops.size()),
+               GpuOpKind::CallWork,
+               Pending->first->getNameAsString(),
+               Call,
+               nullptr,
+               {},
+               {},
+               lineOf(Call->getBeginLoc()),
+               columnOf(Call->getBeginLoc()),
+               false};
+      CallSite C = CallSite::of(Call);
+      for (const SummaryAccess &A : Sum.Accesses)
+        if (A.Device)
+          Pts->addAccess(Op.Effects, Pts->instantiate(A.Object, C, Sum), A.Device, Op.UnknownWhy);
+      if (Sum.UnknownDevice) {
+        Op.UnknownWhy = "`" + Op.Callee + "`: " + Sum.UnknownWhy;
+        Op.Effects.add(UnknownObject, Sum.UnknownDevice);
+      }
+      Op.HostSideEffects = Op.Effects;
+      Op.FixedStream = Pending->second;
+      OpIndex[Call] = Ops.size();
+      Ops.push_back(std::move(Op));
+    }
   if (isGpuOpCall(S)) {
     const auto *Call = cast<CallExpr>(S);
     OpEffects E = opEffects(*Pts, Call);
@@ -823,13 +870,18 @@ void FunctionAccesses::Impl::collectOps(const Stmt *S) {
 }
 
 bool FunctionAccesses::hasOps(const FunctionDecl &F,
-                              llvm::ArrayRef<const clang::Expr *> StreamOrdered) {
+                              llvm::ArrayRef<const clang::Expr *> StreamOrdered,
+                              FunctionSummaries *Device) {
   // The statements collectOps() makes ops of, without the analysis.
   std::function<bool(const Stmt *)> Find = [&](const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
       return false;
     if (isGpuOpCall(S) || llvm::is_contained(StreamOrdered, S))
       return true;
+    if (const auto *Call = dyn_cast<CallExpr>(S); Device && Call)
+      if (const FunctionDecl *Callee = Call->getDirectCallee(), *Def = nullptr;
+          Callee && Callee->hasBody(Def) && Def && Device->pendingWorkStream(Def))
+        return true;
     return llvm::any_of(S->children(), Find);
   };
   return Find(F.getBody());
@@ -837,9 +889,11 @@ bool FunctionAccesses::hasOps(const FunctionDecl &F,
 
 FunctionAccesses::FunctionAccesses(const FunctionDecl &F, ASTContext &Ctx,
                                    FunctionSummaries &Summaries,
-                                   llvm::ArrayRef<const clang::Expr *> StreamOrdered)
+                                   llvm::ArrayRef<const clang::Expr *> StreamOrdered,
+                                   bool ReturnsWithWorkPending)
     : P(std::make_unique<Impl>(F, Ctx, Summaries)) {
   P->StreamOrdered.insert(StreamOrdered.begin(), StreamOrdered.end());
+  P->ReturnsWithWorkPending = ReturnsWithWorkPending;
   // Name every object the statements touch first, so that each op's effects
   // also list the objects they may overlap.
   walkAccesses(*P->Pts, F.getBody(), false, nullptr, nullptr);
@@ -854,6 +908,29 @@ const FunctionDecl &FunctionAccesses::function() const { return P->F; }
 std::string FunctionAccesses::name() const { return P->F.getQualifiedNameAsString(); }
 const ObjectTable &FunctionAccesses::objects() const { return P->Objects; }
 const std::vector<GpuOp> &FunctionAccesses::ops() const { return P->Ops; }
+bool FunctionAccesses::returnsWithWorkPending() const { return P->ReturnsWithWorkPending; }
+
+bool FunctionAccesses::mayOutliveFunction(const GpuOp &Op) const {
+  if (Op.HasUserStream || Op.Kind == GpuOpKind::Alloc || Op.Kind == GpuOpKind::Free ||
+      Op.Effects.touchesUnknown())
+    return false;
+  for (auto [Obj, Mode] : Op.Effects.entries()) {
+    const MemoryObject &M = P->Objects.get(Obj);
+    switch (M.Kind) {
+    case ObjectKind::Symbolic:
+    case ObjectKind::DeviceSymbol:
+      continue;
+    case ObjectKind::Variable:
+      // A global's storage outlives the call; a local's does not.
+      if (M.Var && M.Var->hasGlobalStorage() && !M.Var->isStaticLocal())
+        continue;
+      return false;
+    default: // the function's own allocations, a local vector's elements, the output
+      return false;
+    }
+  }
+  return true;
+}
 
 StmtAccesses FunctionAccesses::accessesOf(const Stmt *S, bool MayNotRun, const Stmt *Skip) const {
   assert(S && "the accesses of a statement");

@@ -897,6 +897,32 @@ void FunctionSummaries::setLeftAsWritten(const FunctionDecl *F, bool CompletesEa
   P->LeftAsWritten[F->getCanonicalDecl()] = CompletesEarlierWork;
 }
 
+void FunctionSummaries::setPendingWorkStream(const FunctionDecl *F,
+                                             std::optional<unsigned> Stream) {
+  if (Stream)
+    P->PendingWork[F->getCanonicalDecl()] = *Stream;
+  else
+    P->PendingWork.erase(F->getCanonicalDecl());
+}
+
+FunctionSummaries::Findings FunctionSummaries::findings() const {
+  Findings F;
+  F.LeftAsWritten.assign(P->LeftAsWritten.begin(), P->LeftAsWritten.end());
+  F.PendingWork.assign(P->PendingWork.begin(), P->PendingWork.end());
+  return F;
+}
+
+void FunctionSummaries::restore(const Findings &F) {
+  P->LeftAsWritten.clear();
+  P->LeftAsWritten.insert(F.LeftAsWritten.begin(), F.LeftAsWritten.end());
+  P->PendingWork.clear();
+  P->PendingWork.insert(F.PendingWork.begin(), F.PendingWork.end());
+}
+
+std::optional<unsigned> FunctionSummaries::pendingWorkStream(const FunctionDecl *F) const {
+  return P->pendingWorkStream(F);
+}
+
 void FunctionSummaries::print(llvm::raw_ostream &OS, ASTContext &Ctx) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const SourceManager &SM;

@@ -32,6 +32,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 namespace streamalloc {
@@ -126,6 +127,9 @@ public:
   /// Whether every call of \p Def, left as written, returns only once all
   /// the device work queued before the call is complete.
   virtual bool completesEarlierWork(const clang::FunctionDecl *Def) const = 0;
+  /// The stream of the tool's pool on which \p Def returns with work pending
+  /// (FunctionSummaries::setPendingWorkStream).
+  virtual std::optional<unsigned> pendingWorkStream(const clang::FunctionDecl *Def) const = 0;
 };
 
 class PointsTo {

@@ -31,8 +31,14 @@ struct FunctionSummaries::Impl : CalleeSummaries {
     auto It = LeftAsWritten.find(Def->getCanonicalDecl());
     return It != LeftAsWritten.end() && It->second;
   }
+  std::optional<unsigned> pendingWorkStream(const clang::FunctionDecl *Def) const override {
+    auto It = PendingWork.find(Def->getCanonicalDecl());
+    return It == PendingWork.end() ? std::nullopt : std::optional<unsigned>(It->second);
+  }
   /// Functions left as written, and whether a call completes earlier work.
   llvm::DenseMap<const clang::FunctionDecl *, bool> LeftAsWritten;
+  /// Functions that return with work pending, and its stream.
+  llvm::DenseMap<const clang::FunctionDecl *, unsigned> PendingWork;
 
   /// Whether \p F's symbolic objects and globals may be the same memory.
   AliasPolicy aliasPolicy(const clang::FunctionDecl *F);

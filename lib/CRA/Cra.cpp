@@ -176,9 +176,12 @@ public:
       for (const GpuOp &Op : FA.ops())
         if (Op.HasUserStream && !Enqueued.count(Op.Id))
           R.UnmodelledOwnStreamOps.push_back(Op.Id);
-    if (!Pending.empty())
+    if (!FA.returnsWithWorkPending() && !Pending.empty())
       addWait({InsertionPoint::BlockEnd, Body}, Pending, WaitCause::FunctionEnd,
               lineOf(Body->getRBracLoc()));
+    else if (FA.returnsWithWorkPending())
+      leaveWorkPending(Pending, {InsertionPoint::BlockEnd, Body}, WaitCause::FunctionEnd,
+                       lineOf(Body->getRBracLoc()));
     if (IsMain && (Body->body_empty() || !isa<ReturnStmt>(Body->body_back())))
       R.Releases.push_back({InsertionPoint::BlockEnd, Body});
     finishWrapping();
@@ -380,6 +383,29 @@ private:
       return O->getBeginLoc().isMacroID() && offsetOf(O->getBeginLoc()) == At &&
              (isa<IfStmt, SwitchStmt>(O) || isLoop(O));
     });
+  }
+
+  /// A return (or the body's end, \p Where) of a function that returns
+  /// with work pending (its callers wait for that work): waits only for the
+  /// pending ops that may not outlive the function, and the ops on their
+  /// streams; the others stay pending past the return (CraResult::LeftPending).
+  void leaveWorkPending(std::vector<unsigned> &Pending, InsertionPoint Where, WaitCause Cause,
+                        unsigned Line) {
+    std::vector<unsigned> Needed;
+    for (unsigned Op : Pending)
+      if (!FA.mayOutliveFunction(FA.ops()[Op]))
+        Needed.push_back(Op);
+    Wait W;
+    // (Without a plan yet, exactly those: the plan comes from this run.)
+    std::vector<unsigned> Covered =
+        !StreamOf || Needed.empty() ? Needed : coveredBy(Pending, Needed, W.PartialStreams);
+    for (unsigned Op : Pending)
+      if (!llvm::is_contained(Covered, Op) && !llvm::is_contained(R.LeftPending, Op))
+        R.LeftPending.insert(llvm::upper_bound(R.LeftPending, Op), Op);
+    if (Covered.empty())
+      return;
+    addWait(Where, Covered, Cause, Line, std::move(W), enqueuedHere(Covered));
+    eraseAll(Pending, Covered);
   }
 
   /// The wait for a jump out of a macro's error branch at (or inside) \p S
@@ -1228,6 +1254,9 @@ private:
     bool ErrorReturn = isa<ReturnStmt>(S) && inConditionalOfMacro(S);
     if (isa<ReturnStmt, GotoStmt>(S) && inConditionalOfMacro(S))
       waitOnErrorReturn(State, S, ErrorReturn);
+    else if (isa<ReturnStmt>(S) && FA.returnsWithWorkPending())
+      leaveWorkPending(State, {InsertionPoint::BeforeStmt, S}, WaitCause::LeavesFunction,
+                       lineOf(S->getBeginLoc()));
     else if ((isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(S)) && !State.empty())
       waitBefore(State, S, WaitCause::LeavesFunction);
     else if ((isa<BreakStmt>(S) && leavingNeedsWait(State, BreakStart)) ||
@@ -1461,6 +1490,9 @@ CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blo
 
 namespace {
 std::string opDescription(const GpuOp &Op) {
+  if (Op.Kind == GpuOpKind::CallWork)
+    return "the GPU work `" + Op.Callee + "` (line " + std::to_string(Op.Line) +
+           ") returns with";
   if (Op.Kind == GpuOpKind::Launch && !isa<CUDAKernelCallExpr>(Op.Call))
     return "the work `" + Op.Callee + "` (line " + std::to_string(Op.Line) +
            ") leaves on a stream of the program's own";

@@ -18,6 +18,7 @@ bool runsOnLegacyStream(const GpuOp &Op) {
     return !Op.HasUserStream;
   case GpuOpKind::Alloc: // left as written, cudaMalloc/cudaFree are host calls
   case GpuOpKind::Free:
+  case GpuOpKind::CallWork: // on a stream of the tool's, where the callee left it
     return false;
   }
   llvm_unreachable("not an op kind");

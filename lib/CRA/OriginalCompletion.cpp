@@ -44,6 +44,7 @@ bool blocksInOriginal(const GpuOp &Op, const FunctionAccesses &FA) {
     return !fillsOnlyDeviceMemory(Op, FA);
   case GpuOpKind::Alloc: // cudaMalloc: whether it waits is not documented
   case GpuOpKind::Free:  // cudaFree synchronises the device
+  case GpuOpKind::CallWork: // the original's callee may have waited for it
     return true;
   }
   llvm_unreachable("not an op kind");

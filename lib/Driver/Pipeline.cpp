@@ -11,6 +11,7 @@
 #include "streamalloc/Driver/InactiveCode.h"
 #include "streamalloc/Driver/NvccPrelude.h"
 #include "streamalloc/Driver/ParseDiagnostics.h"
+#include "streamalloc/Driver/PendingWork.h"
 #include "streamalloc/Driver/ProjectFiles.h"
 #include "streamalloc/Driver/TemplateInstances.h"
 #include "streamalloc/Driver/WaitCost.h"
@@ -361,9 +362,12 @@ bool sameSchedulingInput(const CraResult &A, const CraResult &B) {
 
 const char *opKindName(GpuOpKind K) {
   // In the enum's order.
-  static constexpr const char *Names[] = {"copy", "set", "launch", "alloc",
-                                          "free"}; // not an API name
-  static_assert(std::size(Names) == static_cast<size_t>(GpuOpKind::Free) + 1, "a name per op kind");
+  static constexpr const char *Names[] = {"copy",  "set",
+                                          "launch", "alloc",
+                                          "free", // not an API name
+                                          "call"};
+  static_assert(std::size(Names) == static_cast<size_t>(GpuOpKind::CallWork) + 1,
+                "a name per op kind");
   return Names[static_cast<size_t>(K)];
 }
 
@@ -515,8 +519,14 @@ public:
         TemplateVerdicts[T.Pattern->getCanonicalDecl()] = tryTemplate(T, Ctx, Device, S.Blockers);
     } while (keepAllocationsOfUnchangedTemplatesSynchronous(Templates, TemplateVerdicts, WithAllocs,
                                                             Ctx));
+    decidePendingWork(Ctx, Device, S.Functions, S.Blockers);
     for (const FunctionDecl *F : S.Functions)
       runFunction(*F, Ctx, Device, Rewriter, S.Blockers, Dump);
+    reportReturns(S.Functions, SM);
+    if (std::string Why = checkPendingWork(Device); !Why.empty()) {
+      Result.Error = "internal error: " + Why + "; the file is not written (please report it)";
+      return;
+    }
     // Each edit of a template once, from its first instantiation.
     for (const TemplateInstances &T : Templates)
       if (TemplateVerdicts[T.Pattern->getCanonicalDecl()].empty())
@@ -630,6 +640,25 @@ private:
   unsigned GraphClusters = 0;
   bool CallsDeviceReset = false;
   bool QueriesMemory = false;
+
+  /// What the last analysis of a function found that decides which helpers
+  /// return with work pending (decidePendingWork).
+  struct CallOfPendingWork {
+    const clang::FunctionDecl *Callee;
+    bool Async;
+    std::string WhyNotWorthIt; ///< empty: the caller overlaps the work
+    unsigned Line;
+  };
+  struct Outcome {
+    std::set<unsigned> LeftPendingStreams; ///< streams of CraResult::LeftPending
+    std::vector<CallOfPendingWork> Calls;
+    bool WaitsOnReturn = false; ///< a wait at a return or the body's end
+  };
+  llvm::DenseMap<const FunctionDecl *, Outcome> Outcomes;
+  /// Helpers analysed as returning with work pending (canonical decls).
+  llvm::DenseSet<const FunctionDecl *> ReturnsWithWork;
+  /// Per helper with GPU ops: why it waits before returning ("" if it may not).
+  llvm::DenseMap<const FunctionDecl *, std::string> WhyWaitsOnReturn;
 
   bool dumps(DumpStage D) const { return llvm::is_contained(Options.Dumps, D); }
 
@@ -888,8 +917,10 @@ private:
     Pins = planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
     std::vector<std::string> Why = unprofitableOps(FA, Cra, Plan, *Pins);
     bool Added = false;
+    // The work a call returns with stays pending: whether it pays decides
+    // whether its callee returns first (decidePendingWork).
     for (const GpuOp &Op : FA.ops())
-      if (!Why[Op.Id].empty()) {
+      if (!Why[Op.Id].empty() && Op.Kind != GpuOpKind::CallWork) {
         Carried[Op.Call] = Why[Op.Id];
         Added = true;
       }
@@ -899,7 +930,7 @@ private:
     if (Whole.empty())
       return false;
     for (const GpuOp &Op : FA.ops())
-      if (Cra.Ops[Op.Id].Async)
+      if (Cra.Ops[Op.Id].Async && Op.Kind != GpuOpKind::CallWork)
         Carried[Op.Call] = Whole;
     return true;
   }
@@ -959,12 +990,13 @@ private:
       // Functions without GPU ops need no rewrite, unless they are main or
       // reset the device (the stream pool is released there): their summary
       // is all the analysis they need.
-      if (!FunctionAccesses::hasOps(F, StreamOrdered) && !F.isMain() &&
+      if (!FunctionAccesses::hasOps(F, StreamOrdered, &Device) && !F.isMain() &&
           !Device.get(&F).ResetsDevice) {
         reportAllocGroups(F, Ctx, Groups);
         return;
       }
-      FAOwner = std::make_unique<FunctionAccesses>(F, Ctx, Device, StreamOrdered);
+      FAOwner = std::make_unique<FunctionAccesses>(
+          F, Ctx, Device, StreamOrdered, ReturnsWithWork.count(F.getCanonicalDecl()));
       const FunctionAccesses &FA = *FAOwner;
       Blocked = Rewriter.rewritability(FA);
       assert(Blocked.size() == FA.ops().size() && "a rewritability verdict per op");
@@ -1068,6 +1100,7 @@ private:
     reportAllocGroups(F, Ctx, Groups);
     std::vector<PinDecision> Pins =
         ProfitPins ? std::move(*ProfitPins) : planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
+    recordOutcome(FA, Cra, Plan, Pins);
     // Callers analysed later may rely on this: its GPU work stays on the
     // legacy stream, in program order.
     if (llvm::none_of(Cra.Ops, [](const OpDecision &D) { return D.Async; }) &&
@@ -1128,6 +1161,7 @@ private:
       R.Stream = Plan.StreamOf[Op.Id];
       if (D.WaitIndex)
         R.WaitLine = Cra.Waits[*D.WaitIndex].Line;
+      R.PendingOnReturn = llvm::is_contained(Cra.LeftPending, Op.Id);
       R.Reason = D.WhySync;
       Result.Report.Ops.push_back(std::move(R));
     }
@@ -1170,6 +1204,170 @@ private:
                                        SM.getExpansionLineNumber(F.getBeginLoc()),
                                        SM.getExpansionLineNumber(F.getEndLoc()),
                                        {}});
+  }
+
+  /// What the analysis just made of \p FA decides, for decidePendingWork,
+  /// where its work stays pending and what its calls of such helpers gain.
+  void recordOutcome(const FunctionAccesses &FA, const CraResult &Cra, const StreamPlan &Plan,
+                     const std::vector<PinDecision> &Pins) {
+    Outcome O;
+    for (unsigned Op : Cra.LeftPending)
+      if (Plan.StreamOf[Op])
+        O.LeftPendingStreams.insert(*Plan.StreamOf[Op]);
+    O.WaitsOnReturn = llvm::any_of(Cra.Waits, [](const Wait &W) {
+      return W.Cause == WaitCause::FunctionEnd || W.Cause == WaitCause::LeavesFunction;
+    });
+    std::vector<std::string> Why;
+    for (const GpuOp &Op : FA.ops()) {
+      if (Op.Kind != GpuOpKind::CallWork)
+        continue;
+      if (Why.empty() && Options.Profitability)
+        Why = unprofitableOps(FA, Cra, Plan, Pins);
+      const FunctionDecl *Callee = cast<CallExpr>(Op.Call)->getDirectCallee();
+      O.Calls.push_back({Callee->getCanonicalDecl(), Cra.Ops[Op.Id].Async,
+                         Why.empty() ? std::string() : Why[Op.Id], Op.Line});
+    }
+    Outcomes[FA.function().getCanonicalDecl()] = std::move(O);
+  }
+
+  /// The report's lines on whether each helper with GPU ops returns with
+  /// its work pending (after the final run, when every caller is known).
+  void reportReturns(const std::vector<const FunctionDecl *> &Functions, const SourceManager &SM) {
+    for (const FunctionDecl *Def : Functions) {
+      const FunctionDecl *F = Def->getCanonicalDecl();
+      auto Why = WhyWaitsOnReturn.find(F);
+      auto O = Outcomes.find(F);
+      if (Why == WhyWaitsOnReturn.end() || O == Outcomes.end())
+        continue;
+      ReturnReport R;
+      R.Function = Def->getQualifiedNameAsString();
+      R.Line = SM.getExpansionLineNumber(Def->getLocation());
+      R.File = displayNameOf(SM.getFileID(SM.getExpansionLoc(Def->getLocation())));
+      if (ReturnsWithWork.count(F) && !O->second.LeftPendingStreams.empty()) {
+        R.Pending = true;
+        R.Stream = *O->second.LeftPendingStreams.begin();
+        std::vector<std::string> Callers;
+        for (auto &[Caller, CO] : Outcomes)
+          for (const CallOfPendingWork &C : CO.Calls)
+            if (C.Callee == F)
+              Callers.push_back("`" + Caller->getQualifiedNameAsString() + "` line " +
+                                std::to_string(C.Line));
+        llvm::sort(Callers);
+        R.Reason = "each caller waits for it before its first access that conflicts with it (" +
+                   llvm::join(Callers, ", ") + ")";
+      } else if (O->second.WaitsOnReturn && !Why->second.empty()) {
+        R.Reason = Why->second;
+      } else {
+        continue;
+      }
+      Result.Report.Returns.push_back(std::move(R));
+    }
+  }
+
+  /// Decides which helpers return with their GPU work pending. A candidate
+  /// (whyEachMustWaitOnReturn) does when, analysed that way, its work stays
+  /// pending on one stream, every call of it is an asynchronous CallWork op
+  /// of its caller, and some caller overlaps that work with its own. Trial
+  /// analyses of every function (edits and report dropped, the driver's
+  /// findings restored before each round) run until the set and the streams
+  /// no longer change; the final run then repeats the last round exactly.
+  void decidePendingWork(ASTContext &Ctx, FunctionSummaries &Device,
+                         const std::vector<const FunctionDecl *> &Functions,
+                         const std::vector<std::string> &FileBlockers) {
+    WhyWaitsOnReturn = whyEachMustWaitOnReturn(Ctx, Functions, Device);
+    std::map<const FunctionDecl *, unsigned> StreamOf; // the candidates left, by stream
+    for (const FunctionDecl *F : Functions)
+      if (auto It = WhyWaitsOnReturn.find(F); It != WhyWaitsOnReturn.end() && It->second.empty())
+        StreamOf[F->getCanonicalDecl()] = 0;
+    if (StreamOf.empty() || !FileBlockers.empty())
+      return;
+    const FunctionSummaries::Findings Start = Device.findings();
+    auto Apply = [&] {
+      Device.restore(Start);
+      ReturnsWithWork.clear();
+      for (auto [F, Stream] : StreamOf) {
+        ReturnsWithWork.insert(F);
+        Device.setPendingWorkStream(F, Stream);
+      }
+    };
+    auto Reject = [&](const FunctionDecl *F, std::string Why) {
+      WhyWaitsOnReturn[F] = std::move(Why);
+      StreamOf.erase(F);
+    };
+    constexpr unsigned MaxRounds = 6;
+    bool Settled = false;
+    for (unsigned Round = 0; Round < MaxRounds && !Settled && !StreamOf.empty(); ++Round) {
+      Apply();
+      Outcomes.clear();
+      for (const FunctionDecl *F : Functions) {
+        FileRewriter Trial(Ctx);
+        FileReport Report = Result.Report;
+        std::string Graph = Result.Graph;
+        unsigned Clusters = GraphClusters;
+        runFunction(*F, Ctx, Device, Trial, FileBlockers, llvm::nulls());
+        Result.Report = std::move(Report);
+        Result.Graph = std::move(Graph);
+        GraphClusters = Clusters;
+      }
+      Settled = true;
+      for (auto [F, Guess] : std::map<const FunctionDecl *, unsigned>(StreamOf)) {
+        const Outcome &O = Outcomes[F];
+        std::vector<const CallOfPendingWork *> Calls;
+        for (auto &[Caller, CO] : Outcomes)
+          for (const CallOfPendingWork &C : CO.Calls)
+            if (C.Callee == F)
+              Calls.push_back(&C);
+        bool AllAsync =
+            llvm::all_of(Calls, [](const CallOfPendingWork *C) { return C->Async; });
+        auto Gains = llvm::find_if(
+            Calls, [](const CallOfPendingWork *C) { return C->WhyNotWorthIt.empty(); });
+        if (O.LeftPendingStreams.empty())
+          Reject(F, "none of its GPU work could stay pending: each op left running at a return "
+                    "touches a local of it, memory it allocates, memory the analysis cannot "
+                    "name or the program's output, or stays synchronous");
+        else if (O.LeftPendingStreams.size() > 1)
+          Reject(F, "its work would stay pending on several streams");
+        else if (Calls.empty() || !AllAsync)
+          Reject(F, "a call of it stays synchronous in its caller");
+        else if (Gains == Calls.end())
+          Reject(F, "no caller overlaps the work it would return with: " +
+                        Calls.front()->WhyNotWorthIt + " (line " +
+                        std::to_string(Calls.front()->Line) + ")");
+        else if (*O.LeftPendingStreams.begin() != Guess)
+          StreamOf[F] = *O.LeftPendingStreams.begin();
+        else
+          continue;
+        Settled = false;
+      }
+    }
+    if (!Settled)
+      for (auto [F, Stream] : std::map<const FunctionDecl *, unsigned>(StreamOf))
+        Reject(F, "the analyses of it and of its callers did not settle in " +
+                      std::to_string(MaxRounds) + " rounds");
+    Apply();
+    Outcomes.clear();
+  }
+
+  /// After the final run: the helpers that return with work pending did so
+  /// on the stream their callers waited for, and every call of them was
+  /// asynchronous (the last trial round found the same). Otherwise the
+  /// output would be wrong, and the file fails instead.
+  std::string checkPendingWork(FunctionSummaries &Device) const {
+    for (const FunctionDecl *F : ReturnsWithWork) {
+      auto It = Outcomes.find(F);
+      std::optional<unsigned> Stream = Device.pendingWorkStream(F);
+      if (It != Outcomes.end() && !It->second.LeftPendingStreams.empty() &&
+          (It->second.LeftPendingStreams.size() != 1 ||
+           *It->second.LeftPendingStreams.begin() != Stream))
+        return "`" + F->getQualifiedNameAsString() +
+               "` returned with work on another stream than its callers wait for";
+    }
+    for (auto &[Caller, O] : Outcomes)
+      for (const CallOfPendingWork &C : O.Calls)
+        if (!C.Async)
+          return "the call of `" + C.Callee->getQualifiedNameAsString() + "` on line " +
+                 std::to_string(C.Line) + " stays synchronous, but its callee returns first";
+    return "";
   }
 };
 

@@ -68,7 +68,9 @@ Engine engineOf(const GpuOp &Op, const FunctionAccesses &FA) {
     llvm_unreachable("not a copy direction");
   case GpuOpKind::Alloc:
   case GpuOpKind::Free:
-    return Engine::None; // stream-ordered calls are bookkeeping, not work to overlap
+    return Engine::None;
+  case GpuOpKind::CallWork:
+    return Engine::Other; // stream-ordered calls are bookkeeping, not work to overlap
   }
   llvm_unreachable("not an op kind");
 }
@@ -334,6 +336,21 @@ std::vector<std::string> unprofitableOps(const FunctionAccesses &FA, const CraRe
   // (up to two) that hold ops it could overlap with, but for dependencies.
   std::map<std::pair<std::optional<unsigned>, Engine>, llvm::SmallVector<unsigned, 2>> PartsFor;
   for (const GpuOp &X : Ops) {
+    if (X.Kind == GpuOpKind::CallWork && Cra.Ops[X.Id].Async) {
+      // The callee's work pays only where this caller overlaps it: host work
+      // before the wait for it, with its host memory page-locked (a copy of
+      // pageable memory returned only once its host side was done).
+      if (std::string Pageable = pageableSide(X, FA, Pinned); !Pageable.empty())
+        Why[X.Id] = "not worth it: the work `" + X.Callee + "` would return with uses " +
+                    Pageable + ", which stays pageable, so its copies would block the host anyway";
+      else if (!HostWorkBeforeWait(X.Id, FA, Cra)())
+        Why[X.Id] = "not worth it: no host work comes between the call of `" + X.Callee +
+                    "` and the wait for the work it would return with";
+      continue;
+    }
+    // Left pending on return: the callers' analyses weigh it (above).
+    if (llvm::is_contained(Cra.LeftPending, X.Id))
+      continue;
     if (!Cra.Ops[X.Id].Async || (X.Kind != GpuOpKind::Copy && X.Kind != GpuOpKind::Set) ||
         !blocksInOriginal(X, FA))
       continue;

@@ -13,6 +13,8 @@
 namespace streamalloc {
 
 namespace {
+/// OpReport::Kind of the work a call returns with (GpuOpKind::CallWork).
+constexpr llvm::StringLiteral CallWorkKind = "call";
 constexpr const char *AsyncErrorNote =
     "note: an error raised by an asynchronous op is now reported by the next wait or CUDA call "
     "rather than by the op itself";
@@ -63,21 +65,31 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     auto In = [&](const std::string &File) -> const std::string & {
       return File.empty() ? F.File : File;
     };
-    unsigned Async = 0;
+    // The work a call returns with is not an op of its own in the count.
+    unsigned Async = 0, Total = 0;
     for (const OpReport &Op : F.Ops)
-      Async += Op.Async;
+      if (Op.Kind != CallWorkKind) {
+        Async += Op.Async;
+        ++Total;
+      }
     AnyAsync |= Async != 0;
-    OS << F.File << ": " << Async << " of " << F.Ops.size() << " GPU ops made asynchronous on "
+    OS << F.File << ": " << Async << " of " << Total << " GPU ops made asynchronous on "
        << F.Streams << " stream(s), " << F.Waits.size() << " wait(s) inserted\n";
     for (const std::string &B : F.FileBlockers)
       OS << "  file left unchanged: " << B << "\n";
     for (const OpReport &Op : F.Ops) {
-      OS << "  " << In(Op.File) << ":" << Op.Line << ":" << Op.Column << ": " << Op.Callee;
+      OS << "  " << In(Op.File) << ":" << Op.Line << ":" << Op.Column << ": ";
+      if (Op.Kind == CallWorkKind)
+        OS << "work `" << Op.Callee << "` returns with";
+      else
+        OS << Op.Callee;
       if (Op.Async) {
         assert(Op.Stream && "an asynchronous op has a stream");
         OS << ": async on stream " << *Op.Stream;
         if (Op.WaitLine)
           OS << ", waited for before line " << *Op.WaitLine;
+        if (Op.PendingOnReturn)
+          OS << ", still pending when `" << Op.Function << "` returns (its callers wait)";
       } else {
         OS << ": left synchronous: " << Op.Reason;
       }
@@ -99,6 +111,14 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     for (const SyncReport &S : F.Syncs)
       OS << "  " << In(S.File) << ":" << S.Line << ": " << S.Callee << "(): " << syncStatus(S)
          << ": " << S.Reason << "\n";
+    for (const ReturnReport &R : F.Returns) {
+      OS << "  " << In(R.File) << ":" << R.Line << ": `" << R.Function << "` ";
+      if (R.Pending)
+        OS << "returns with its work pending on stream " << R.Stream.value_or(0) << ": "
+           << R.Reason << "\n";
+      else
+        OS << "waits for its GPU work before it returns: " << R.Reason << "\n";
+    }
     for (const TemplateReport &T : F.Templates) {
       OS << "  " << F.File << ":" << T.Line << ": template `" << T.Template << "`";
       if (T.Rewritten)
@@ -173,6 +193,8 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
         J["stream"] = *Op.Stream;
       if (Op.WaitLine)
         J["wait_line"] = *Op.WaitLine;
+      if (Op.PendingOnReturn)
+        J["pending_on_return"] = true;
       if (!Op.Async)
         J["reason"] = Op.Reason;
       Ops.push_back(WithFile(std::move(J), Op.File));
@@ -213,6 +235,19 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     // Absent from reports without templated GPU code, which stay as they were.
     if (!Templates.empty())
       JFile["templates"] = std::move(Templates);
+    // Absent where no helper with GPU work returns, or could return, first.
+    llvm::json::Array Returns;
+    for (const ReturnReport &R : F.Returns) {
+      llvm::json::Object J{{"function", R.Function},
+                           {"line", R.Line},
+                           {"pending", R.Pending},
+                           {"reason", R.Reason}};
+      if (R.Stream)
+        J["stream"] = *R.Stream;
+      Returns.push_back(WithFile(std::move(J), R.File));
+    }
+    if (!Returns.empty())
+      JFile["returns"] = std::move(Returns);
     // Absent where the file includes none of the project's files with GPU ops.
     llvm::json::Array Included;
     for (const IncludedFileReport &I : F.IncludedFiles) {

@@ -337,6 +337,24 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
   auto Any = [](unsigned) { return true; };
   auto IsPlaced = [&](unsigned V) { return StreamOfUnit[V].has_value(); };
   for (unsigned U = 0; U < Units.size(); ++U) {
+    // The work a callee returns with is on the stream it chose.
+    std::optional<unsigned> Fixed;
+    for (unsigned Op : Units[U].Ops)
+      if (FA.ops()[Op].FixedStream) {
+        assert((!Fixed || Fixed == FA.ops()[Op].FixedStream) && "one fixed stream per unit");
+        Fixed = FA.ops()[Op].FixedStream;
+      }
+    if (Fixed) {
+      assert(*Fixed < Max && "the callee's plan kept the same bound");
+      while (Tail.size() <= *Fixed) {
+        Tail.push_back(-1);
+        LastUse.push_back(0);
+      }
+      Place(U, *Fixed);
+      Tail[*Fixed] = U;
+      LastUse[*Fixed] = U + 1;
+      continue;
+    }
     if (OnlyKind(U, GpuOpKind::Alloc) && !Index.latestBefore(U, Any)) {
       Waiting.push_back(U); // placed with its first user
       continue;
@@ -345,6 +363,10 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
     std::optional<unsigned> Chosen;
     for (unsigned S = 0; S < Tail.size(); ++S)
       if (Tail[S] >= 0 && Index.conflict(Tail[S], U) && (!Chosen || Tail[S] > Tail[*Chosen]))
+        Chosen = S;
+    // A stream kept free below a callee's fixed one is a new stream.
+    for (unsigned S = 0; !Chosen && S < Tail.size(); ++S)
+      if (Tail[S] < 0)
         Chosen = S;
     if (!Chosen && Tail.size() < Max) {
       Chosen = Tail.size();
@@ -360,7 +382,7 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
     CopyDirection E =
         Chosen ? CopyDirection::Unknown : copyEngineOf(FA.ops()[Units[U].Ops.front()]);
     for (unsigned S = 0; E != CopyDirection::Unknown && S < Tail.size(); ++S)
-      if (copyEngineOf(FA.ops()[Units[Tail[S]].Ops.back()]) == E &&
+      if (Tail[S] >= 0 && copyEngineOf(FA.ops()[Units[Tail[S]].Ops.back()]) == E &&
           (!Chosen || LastUse[S] < LastUse[*Chosen]))
         Chosen = S;
     if (!Chosen)

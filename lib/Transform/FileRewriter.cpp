@@ -422,6 +422,8 @@ struct FileRewriter::Impl {
 
 std::string FileRewriter::Impl::whyNotRewritable(const GpuOp &Op) const {
   std::string Why;
+  if (Op.Kind == GpuOpKind::CallWork)
+    return ""; // the call stays as written; its callee puts the work on the stream
   if (Op.HasUserStream && !Op.Api && !isa<CUDAKernelCallExpr>(Op.Call))
     return "the call may return with work running on a stream of the program's own; that "
            "work is ordered with the rest, the call left as written";
@@ -453,6 +455,8 @@ std::string FileRewriter::Impl::whyNotRewritable(const GpuOp &Op) const {
 
 void FileRewriter::Impl::rewriteOp(const GpuOp &Op, unsigned Stream) {
   LastStream = std::max(LastStream.value_or(0), Stream);
+  if (Op.Kind == GpuOpKind::CallWork)
+    return;
   const auto *Call = cast<CallExpr>(Op.Call);
   if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call)) {
     const CallExpr *Config = Launch->getConfig();

@@ -255,7 +255,8 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
   };
   llvm::DenseMap<ObjectId, std::vector<Use>> Copied;
   for (const GpuOp &Op : FA.ops()) {
-    if (Op.Kind != GpuOpKind::Copy)
+    // The work a callee returns with copies what it touches on the host.
+    if (Op.Kind != GpuOpKind::Copy && Op.Kind != GpuOpKind::CallWork)
       continue;
     double Bytes = -1;
     if (Op.Api && Op.Api->has(ApiCap::LinearCopy))

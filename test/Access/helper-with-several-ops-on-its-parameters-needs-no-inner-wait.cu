@@ -1,7 +1,8 @@
 // A static helper that copies into and launches on buffers reached through
 // its parameters (a struct by reference holding device pointers) needs no
 // wait between its ops: every caller passes distinct buffers, and the struct
-// itself is not device memory. It waits once, before it returns.
+// itself is not device memory. It returns with that work pending (every call
+// of it is seen), and its caller waits once, before it frees the buffers.
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc --profitability=off %t.cu -o %t.out.cu
@@ -34,7 +35,6 @@ static void submit(DeviceWork &w, const float *h_in, float *h_out) {
   // CHECK: twice<<<(unsigned)((w.n + 255) / 256), 256, 0, sa_stream({{[0-9]+}})>>>(w.d_in, w.d_out, w.n);
   cudaMemcpy(h_out, w.d_out, w.n * sizeof(float), cudaMemcpyDeviceToHost);
   // CHECK: cudaMemcpyAsync(h_out, w.d_out, w.n * sizeof(float), cudaMemcpyDeviceToHost, sa_stream({{[0-9]+}}));
-  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: finish GPU work before submit returns
 }
 
 int main() {
@@ -42,6 +42,7 @@ int main() {
   DeviceWork w;
   setup(w, 1024);
   submit(w, in, out);
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: in is written below (read by the GPU work `submit` (line {{[0-9]+}}) returns with)
   free(in);
   free(out);
   return 0;

@@ -1,6 +1,7 @@
 // A static function whose every call is in view asks its callers whether its
 // parameters may be the same memory: here no call passes one buffer twice,
-// so the host loop over `scratch` overlaps the copy out of `src`.
+// so the host loop over `scratch` overlaps the copy out of `src` (and the
+// function returns with the copy pending: its only caller waits for it).
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu --dump=summaries > %t.dump
@@ -15,7 +16,6 @@ static void upload_then_clear(float *d, const float *src, float *scratch, int n)
     // CHECK: cudaMemcpyAsync(d, src, n * sizeof(float), cudaMemcpyHostToDevice, sa_stream({{[0-9]+}}));
     // CHECK: for (int i = 0; i < n; ++i)
     // CHECK: scratch[i] = 0.0f;
-    // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: finish GPU work before upload_then_clear returns
     // DUMP: aliases: none (every call site is in view)
 }
 
@@ -23,6 +23,7 @@ int main() {
   float h[16] = {0}, s[16], *d;
   cudaMalloc(&d, sizeof h);
   upload_then_clear(d, h, s, 16);
+  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: d is written below (written by the GPU work `upload_then_clear` (line {{[0-9]+}}) returns with)
   cudaFree(d);
   return 0;
 }

@@ -40,6 +40,10 @@ enum class GpuOpKind {
   Launch,
   Alloc, ///< cudaMalloc made stream-ordered: writes the fresh object when its stream reaches it
   Free,  ///< cudaFree made stream-ordered: writes (frees) the object when its stream reaches it
+  /// A call of a function that returns with its GPU work still pending on a
+  /// stream of the tool's (FunctionSummaries::setPendingWorkStream): that
+  /// work, as an op of the caller on the same stream.
+  CallWork,
 };
 
 /// A host-side call that enqueues device work.
@@ -64,6 +68,9 @@ struct GpuOp {
   /// For an op given a stream of the program's own: that stream's name when
   /// it is the same wherever the function spells it (ownStreamKey), else "".
   std::string StreamKey{};
+  /// CallWork: the stream of the tool's pool the callee leaves its work on;
+  /// the plan puts the op there.
+  std::optional<unsigned> FixedStream{};
 };
 
 /// Which way a copy goes, from its cudaMemcpyKind argument (spelled as an
@@ -117,19 +124,33 @@ public:
   /// \p StreamOrdered: cudaMalloc/cudaFree calls to treat as GPU ops of their
   /// own (GpuOpKind::Alloc/Free) because they will become stream-ordered;
   /// any other allocation or release is a host access, as usual.
+  /// \p ReturnsWithWorkPending: \p F may return while GPU work it enqueued
+  /// on the tool's streams is still running, where that work touches only
+  /// what its callers can name (mayOutliveFunction); each caller waits for
+  /// it as for a CallWork op.
   FunctionAccesses(const clang::FunctionDecl &F, clang::ASTContext &Ctx, FunctionSummaries &Device,
-                   llvm::ArrayRef<const clang::Expr *> StreamOrdered = {});
+                   llvm::ArrayRef<const clang::Expr *> StreamOrdered = {},
+                   bool ReturnsWithWorkPending = false);
   ~FunctionAccesses();
   /// Whether the analysis of \p F would find any GPU op (ops() not empty),
-  /// answered from the syntax alone.
+  /// answered from the syntax alone; \p Device: the calls of functions that
+  /// return with work pending count.
   static bool hasOps(const clang::FunctionDecl &F,
-                     llvm::ArrayRef<const clang::Expr *> StreamOrdered = {});
+                     llvm::ArrayRef<const clang::Expr *> StreamOrdered = {},
+                     FunctionSummaries *Device = nullptr);
   FunctionAccesses(FunctionAccesses &&);
 
   const clang::FunctionDecl &function() const;
   std::string name() const;
   const ObjectTable &objects() const;
   const std::vector<GpuOp> &ops() const;
+  bool returnsWithWorkPending() const;
+  /// Whether \p Op may still run after the function returns: a copy, fill,
+  /// launch or callee's pending work on the tool's streams that touches only
+  /// what a caller can name (what the parameters point to, globals and
+  /// device symbols), no local, no memory the function allocates, nothing
+  /// unknown, not the program's output.
+  bool mayOutliveFunction(const GpuOp &Op) const;
 
   /// Host accesses of \p S. GPU ops inside it contribute the reads that
   /// evaluating their arguments performs, not their device effects.

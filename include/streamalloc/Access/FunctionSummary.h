@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -174,6 +175,20 @@ public:
   /// every call returns only once the work queued before it is complete (a
   /// device sync or a blocking copy to the host that always runs).
   void setLeftAsWritten(const clang::FunctionDecl *F, bool CompletesEarlierWork);
+  /// The driver's finding that \p F returns with GPU work still pending on
+  /// stream \p Stream of the tool's pool (none: it waits for its work before
+  /// returning). Each call of it is then an op of the caller's
+  /// (GpuOpKind::CallWork) on that stream.
+  void setPendingWorkStream(const clang::FunctionDecl *F, std::optional<unsigned> Stream);
+  /// The driver's findings so far (setLeftAsWritten, setPendingWorkStream),
+  /// to go back to after trial analyses.
+  struct Findings {
+    std::vector<std::pair<const clang::FunctionDecl *, bool>> LeftAsWritten;
+    std::vector<std::pair<const clang::FunctionDecl *, unsigned>> PendingWork;
+  };
+  Findings findings() const;
+  void restore(const Findings &F);
+  std::optional<unsigned> pendingWorkStream(const clang::FunctionDecl *F) const;
 
   /// Every function defined in the main file, in source order: its summary,
   /// which of its symbolic objects may alias, and for host code the read and

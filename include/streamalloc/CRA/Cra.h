@@ -147,6 +147,10 @@ struct CraResult {
   /// not follow them (a condition, a loop header, a try block, ...): their
   /// order with the rest is not modelled, and nothing may be rewritten.
   std::vector<unsigned> UnmodelledOwnStreamOps;
+  /// With FunctionAccesses::returnsWithWorkPending: the ops pending at a
+  /// return (or the body's end) that the function does not wait for there
+  /// (FunctionAccesses::mayOutliveFunction); its callers do. Sorted.
+  std::vector<unsigned> LeftPending;
   /// Single-statement bodies (owner statement, body) that hold an async op or
   /// an insertion point: the rewriter puts them in braces.
   std::vector<std::pair<const clang::Stmt *, const clang::Stmt *>> Wrapped;

@@ -20,6 +20,8 @@ struct OpReport {
   std::optional<unsigned> WaitLine; ///< line of the statement the covering wait precedes
   std::string Reason;               ///< why it stayed synchronous
   std::string File;                 ///< an included file it is in (empty: the main file)
+  /// Still pending when its function returns: the callers wait for it.
+  bool PendingOnReturn = false;
 };
 
 struct WaitReport {
@@ -76,6 +78,17 @@ struct FunctionExtent {
   std::string File; ///< an included file it is in (empty: the main file)
 };
 
+/// A helper with GPU ops: whether it returns with its work pending (its
+/// callers wait for it), and why, or why it waits for its work first.
+struct ReturnReport {
+  std::string Function;
+  unsigned Line = 0;
+  bool Pending = false;
+  std::optional<unsigned> Stream; ///< where its work stays pending
+  std::string Reason;
+  std::string File; ///< an included file it is in (empty: the main file)
+};
+
 /// A templated host function with GPU ops: whether its text was rewritten
 /// (every instantiation asked for the same edits) and why not.
 struct TemplateReport {
@@ -114,6 +127,7 @@ struct FileReport {
   std::vector<SyncReport> Syncs;
   std::vector<ClockReadReport> ClockReads;
   std::vector<FunctionExtent> Functions;
+  std::vector<ReturnReport> Returns;
   std::vector<TemplateReport> Templates;
   std::vector<IncludedFileReport> IncludedFiles;
   std::vector<ImportedSummaryReport> ImportedSummaries;

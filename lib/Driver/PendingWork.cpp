@@ -1,0 +1,121 @@
+#include "streamalloc/Driver/PendingWork.h"
+#include "streamalloc/Access/FunctionSummary.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace clang;
+
+namespace streamalloc {
+namespace {
+
+/// Every mention of a function in the translation unit (templates' patterns
+/// included, instantiations not), and the mentions that are the callee of a
+/// call written as a statement of its own in a block, outside macros, with
+/// the function whose body holds it.
+struct Mentions : RecursiveASTVisitor<Mentions> {
+  explicit Mentions(ASTContext &Ctx) : Ctx(Ctx) {}
+  ASTContext &Ctx;
+  llvm::DenseMap<const FunctionDecl *, unsigned> All;
+  llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> CallersOf;
+  const FunctionDecl *Current = nullptr;
+
+  bool TraverseFunctionDecl(FunctionDecl *F) { return traverseIn(F, [&] {
+    return RecursiveASTVisitor::TraverseFunctionDecl(F); }); }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *F) { return traverseIn(F, [&] {
+    return RecursiveASTVisitor::TraverseCXXMethodDecl(F); }); }
+  bool TraverseCXXConstructorDecl(CXXConstructorDecl *F) { return traverseIn(F, [&] {
+    return RecursiveASTVisitor::TraverseCXXConstructorDecl(F); }); }
+  bool TraverseCXXDestructorDecl(CXXDestructorDecl *F) { return traverseIn(F, [&] {
+    return RecursiveASTVisitor::TraverseCXXDestructorDecl(F); }); }
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    const FunctionDecl *Outer = Current;
+    Current = nullptr; // a lambda's body is not its enclosing function's
+    bool Go = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    Current = Outer;
+    return Go;
+  }
+
+  template <typename Fn> bool traverseIn(const FunctionDecl *F, Fn Traverse) {
+    const FunctionDecl *Outer = Current;
+    Current = F;
+    bool Go = Traverse();
+    Current = Outer;
+    return Go;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *F = dyn_cast<FunctionDecl>(E->getDecl()))
+      ++All[F->getCanonicalDecl()];
+    return true;
+  }
+
+  bool VisitCompoundStmt(CompoundStmt *Block) {
+    for (Stmt *S : Block->body()) {
+      const auto *Call = dyn_cast<CallExpr>(S);
+      if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(S))
+        Call = dyn_cast<CallExpr>(Cleanups->getSubExpr());
+      if (!Call || !Current || S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID() ||
+          isa<CUDAKernelCallExpr>(Call))
+        continue;
+      const auto *Ref = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
+      if (const auto *F = Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr)
+        CallersOf[F->getCanonicalDecl()].push_back(Current);
+    }
+    return true;
+  }
+};
+
+bool hasLocalWithDestructor(const FunctionDecl &F) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitVarDecl(VarDecl *V) {
+      if (const CXXRecordDecl *R = V->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl())
+        Found |= R->hasDefinition() && !R->hasTrivialDestructor();
+      return !Found;
+    }
+  } Find;
+  Find.TraverseStmt(F.getBody());
+  return Find.Found;
+}
+
+} // namespace
+
+llvm::DenseMap<const FunctionDecl *, std::string>
+whyEachMustWaitOnReturn(ASTContext &Ctx, llvm::ArrayRef<const FunctionDecl *> Analysed,
+                        FunctionSummaries &Device) {
+  Mentions M(Ctx);
+  M.TraverseDecl(Ctx.getTranslationUnitDecl());
+  llvm::DenseSet<const FunctionDecl *> InView(Analysed.begin(), Analysed.end());
+  llvm::DenseMap<const FunctionDecl *, std::string> Why;
+  for (const FunctionDecl *F : Analysed) {
+    const FunctionSummary &S = Device.get(F);
+    if (F->isMain() || !S.PerformsGpuOps)
+      continue;
+    std::string &W = Why[F];
+    const FunctionDecl *Canon = F->getCanonicalDecl();
+    const std::vector<const FunctionDecl *> &Callers = M.CallersOf.lookup(Canon);
+    if (F->isExternallyVisible())
+      W = "it has external linkage, so callers this translation unit does not show may rely on "
+          "its work being complete (declare it `static` to let its callers wait instead)";
+    else if (isa<CXXMethodDecl>(F) || F->getTemplatedKind() != FunctionDecl::TK_NonTemplate)
+      W = "it is a member function or a template";
+    else if (S.Recursive)
+      W = "it is recursive";
+    else if (S.LeavesOwnStreamWork || S.ResetsDevice)
+      W = "it uses streams of the program's own or resets the device";
+    else if (hasLocalWithDestructor(*F))
+      W = "a local of it has a destructor, which runs as it returns";
+    else if (Callers.size() != M.All.lookup(Canon))
+      W = "not every mention of it is a call written as a statement of its own (its address is "
+          "taken, or a call sits in an expression, a condition or a macro)";
+    else if (Callers.empty())
+      W = "it is never called";
+    else if (llvm::any_of(Callers, [&](const FunctionDecl *C) { return !InView.count(C); }))
+      W = "a caller of it is not analysed (a template, a lambda or a function of another file)";
+  }
+  return Why;
+}
+
+} // namespace streamalloc
