@@ -3,6 +3,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace clang;
@@ -93,10 +94,13 @@ whyEachMustWaitOnReturn(ASTContext &Ctx, llvm::ArrayRef<const FunctionDecl *> An
     const FunctionSummary &S = Device.get(F);
     if (F->isMain() || !S.PerformsGpuOps)
       continue;
-    std::string &W = Why[F];
     const FunctionDecl *Canon = F->getCanonicalDecl();
+    std::string &W = Why[Canon];
     const std::vector<const FunctionDecl *> &Callers = M.CallersOf.lookup(Canon);
-    if (F->isExternallyVisible())
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (!SM.isInMainFile(SM.getExpansionLoc(F->getLocation())))
+      W = "it is defined in an included file, which other translation units may include too";
+    else if (F->isExternallyVisible())
       W = "it has external linkage, so callers this translation unit does not show may rely on "
           "its work being complete (declare it `static` to let its callers wait instead)";
     else if (isa<CXXMethodDecl>(F) || F->getTemplatedKind() != FunctionDecl::TK_NonTemplate)

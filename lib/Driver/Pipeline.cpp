@@ -659,6 +659,8 @@ private:
   llvm::DenseSet<const FunctionDecl *> ReturnsWithWork;
   /// Per helper with GPU ops: why it waits before returning ("" if it may not).
   llvm::DenseMap<const FunctionDecl *, std::string> WhyWaitsOnReturn;
+  /// The helpers tried as returning with work pending (decidePendingWork).
+  llvm::DenseSet<const FunctionDecl *> Considered;
 
   bool dumps(DumpStage D) const { return llvm::is_contained(Options.Dumps, D); }
 
@@ -1237,7 +1239,9 @@ private:
       const FunctionDecl *F = Def->getCanonicalDecl();
       auto Why = WhyWaitsOnReturn.find(F);
       auto O = Outcomes.find(F);
-      if (Why == WhyWaitsOnReturn.end() || O == Outcomes.end())
+      if (Why == WhyWaitsOnReturn.end())
+        continue;
+      if (O == Outcomes.end()) // no analysis: nothing to say
         continue;
       ReturnReport R;
       R.Function = Def->getQualifiedNameAsString();
@@ -1255,7 +1259,7 @@ private:
         llvm::sort(Callers);
         R.Reason = "each caller waits for it before its first access that conflicts with it (" +
                    llvm::join(Callers, ", ") + ")";
-      } else if (O->second.WaitsOnReturn && !Why->second.empty()) {
+      } else if ((O->second.WaitsOnReturn || Considered.count(F)) && !Why->second.empty()) {
         R.Reason = Why->second;
       } else {
         continue;
@@ -1277,8 +1281,11 @@ private:
     WhyWaitsOnReturn = whyEachMustWaitOnReturn(Ctx, Functions, Device);
     std::map<const FunctionDecl *, unsigned> StreamOf; // the candidates left, by stream
     for (const FunctionDecl *F : Functions)
-      if (auto It = WhyWaitsOnReturn.find(F); It != WhyWaitsOnReturn.end() && It->second.empty())
+      if (auto It = WhyWaitsOnReturn.find(F->getCanonicalDecl());
+          It != WhyWaitsOnReturn.end() && It->second.empty()) {
         StreamOf[F->getCanonicalDecl()] = 0;
+        Considered.insert(F->getCanonicalDecl());
+      }
     if (StreamOf.empty() || !FileBlockers.empty())
       return;
     const FunctionSummaries::Findings Start = Device.findings();

@@ -27,13 +27,14 @@ namespace streamalloc {
 
 class FunctionSummaries;
 
-/// For each function of \p Analysed that performs GPU ops (not `main`): why
-/// it must wait for its work before returning, or "" when it may return with
-/// work pending. It may when it has internal linkage, is a plain function
-/// (not a member, a template or a lambda), not recursive, with no work on
-/// the program's own streams, no device reset, no local with a destructor,
-/// and every mention of it in the translation unit is a direct call written
-/// as a statement of its own in a block (outside macros) of a function of
+/// For each function of \p Analysed that performs GPU ops (not `main`), by
+/// its canonical declaration: why it must wait for its work before
+/// returning, or "" when it may return with work pending. It may when it is
+/// defined in the main file with internal linkage, is a plain function (not
+/// a member, a template or a lambda), not recursive, with no work on the
+/// program's own streams, no device reset, no local with a destructor, and
+/// every mention of it in the translation unit is a direct call written as a
+/// statement of its own in a block (outside macros) of a function of
 /// \p Analysed.
 llvm::DenseMap<const clang::FunctionDecl *, std::string>
 whyEachMustWaitOnReturn(clang::ASTContext &Ctx, llvm::ArrayRef<const clang::FunctionDecl *> Analysed,
