@@ -570,3 +570,59 @@ h[0] = 1; /*P4*/
 }
 
 } // namespace
+
+namespace {
+
+/// A helper's CRA where it may return with work pending (its callers wait).
+struct ReturnsWithWork {
+  std::unique_ptr<clang::ASTUnit> AST;
+  FunctionSummaries Device;
+  std::unique_ptr<FunctionAccesses> FA;
+  CraResult R;
+  explicit ReturnsWithWork(const std::string &Body) {
+    AST = parseCuda(std::string(Prelude) + "static float g_dev_copy[16];\n" +
+                    "static void run(float *d, const float *h, int n) {\n" + Body + "\n}\n");
+    const clang::FunctionDecl *F = findFunction(*AST, "run");
+    FA = std::make_unique<FunctionAccesses>(*F, AST->getASTContext(), Device,
+                                            llvm::ArrayRef<const clang::Expr *>(), true);
+    R = runCra(*FA, std::vector<std::string>(FA->ops().size()));
+  }
+};
+
+} // namespace
+
+TEST(Cra, WorkOnWhatCallersNameStaysPendingAtTheReturnAndWorkOnLocalsIsWaitedFor) {
+  ReturnsWithWork W(R"cu(float tmp[16];
+cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
+cudaMemcpy(tmp, d, sizeof tmp, cudaMemcpyDeviceToHost);
+fill<<<1, 16>>>(d + 16, 1.0f);
+cudaMemcpy(g_dev_copy, d, sizeof g_dev_copy, cudaMemcpyDeviceToHost);)cu");
+  ASSERT_EQ(W.FA->ops().size(), 4u);
+  // The copy into the stack array `tmp` must finish before it dies; the
+  // others touch only what the parameters point to and a global.
+  EXPECT_FALSE(W.FA->mayOutliveFunction(W.FA->ops()[1]));
+  EXPECT_TRUE(W.FA->mayOutliveFunction(W.FA->ops()[0]));
+  EXPECT_TRUE(W.FA->mayOutliveFunction(W.FA->ops()[3]));
+  EXPECT_EQ(W.R.LeftPending, (std::vector<unsigned>{0, 2, 3}));
+  auto End = llvm::find_if(W.R.Waits, [](const Wait &X) { return X.Cause == WaitCause::FunctionEnd; });
+  ASSERT_NE(End, W.R.Waits.end());
+  EXPECT_EQ(End->Covers, (std::vector<unsigned>{1}));
+}
+
+TEST(Cra, AFunctionThatMustWaitOnReturnLeavesNothingPending) {
+  auto AST = parseCuda(std::string(Prelude) +
+                       "static void run(float *d, const float *h, int n) {\n"
+                       "  cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);\n"
+                       "  if (n > 4)\n    return;\n"
+                       "  fill<<<1, 16>>>(d, 1.0f);\n}\n");
+  FunctionSummaries Device;
+  FunctionAccesses FA(*findFunction(*AST, "run"), AST->getASTContext(), Device);
+  CraResult R = runCra(FA, std::vector<std::string>(FA.ops().size()));
+  EXPECT_TRUE(R.LeftPending.empty());
+  EXPECT_EQ(llvm::count_if(R.Waits,
+                           [](const Wait &X) {
+                             return X.Cause == WaitCause::FunctionEnd ||
+                                    X.Cause == WaitCause::LeavesFunction;
+                           }),
+            2);
+}

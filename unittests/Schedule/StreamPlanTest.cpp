@@ -543,3 +543,30 @@ h[0] += 1.0f;)cu"};
     EXPECT_GT(P.Plan.Edges.size(), 2u) << Body;
   }
 }
+
+TEST(StreamPlan, WorkACalleeReturnsWithGoesOnItsStreamAndOtherWorkOnFreeOnes) {
+  auto AST = parseCuda(std::string(Prelude) +
+                       "static void upload(float *d, const float *h) {\n"
+                       "  cudaMemcpy(d, h, 64, cudaMemcpyHostToDevice);\n}\n"
+                       "void run(const float *h) {\n"
+                       "  float *da, *db;\n"
+                       "  cudaMalloc(&da, 64);\n"
+                       "  cudaMalloc(&db, 64);\n"
+                       "  upload(da, h);\n"
+                       "  fill<<<1, 16>>>(db, 1.0f);\n"
+                       "  fill<<<1, 16>>>(da, 2.0f);\n}\n");
+  FunctionSummaries Device;
+  Device.setPendingWorkStream(findFunction(*AST, "upload"), 2);
+  FunctionAccesses FA(*findFunction(*AST, "run"), AST->getASTContext(), Device);
+  ASSERT_EQ(FA.ops().size(), 3u);
+  EXPECT_EQ(FA.ops()[0].Kind, GpuOpKind::CallWork);
+  EXPECT_EQ(FA.ops()[0].FixedStream, std::optional<unsigned>(2));
+  std::vector<std::string> Blocked(FA.ops().size());
+  CraResult Cra = runCra(FA, Blocked);
+  ScheduleOptions Options;
+  StreamPlan Plan = planStreams(FA, Cra, Options);
+  EXPECT_EQ(Plan.StreamOf[0], std::optional<unsigned>(2));
+  EXPECT_EQ(Plan.StreamOf[1], std::optional<unsigned>(0)); // independent: a free stream
+  EXPECT_EQ(Plan.StreamOf[2], std::optional<unsigned>(2)); // after the upload, on its stream
+  EXPECT_EQ(Plan.NumStreams, 3u);
+}
