@@ -12,6 +12,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -742,6 +743,7 @@ struct FunctionAccesses::Impl {
   }
 
   bool ReturnsWithWorkPending = false;
+  mutable std::optional<AccessSet> DestroyedOnReturn;
 };
 
 void FunctionAccesses::Impl::collectOps(const Stmt *S) {
@@ -909,6 +911,26 @@ std::string FunctionAccesses::name() const { return P->F.getQualifiedNameAsStrin
 const ObjectTable &FunctionAccesses::objects() const { return P->Objects; }
 const std::vector<GpuOp> &FunctionAccesses::ops() const { return P->Ops; }
 bool FunctionAccesses::returnsWithWorkPending() const { return P->ReturnsWithWorkPending; }
+
+const AccessSet &FunctionAccesses::destroyedOnReturn() const {
+  if (P->DestroyedOnReturn)
+    return *P->DestroyedOnReturn;
+  struct Locals : RecursiveASTVisitor<Locals> {
+    std::vector<const VarDecl *> Found;
+    bool VisitVarDecl(VarDecl *V) {
+      const CXXRecordDecl *R = V->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+      if (V->hasLocalStorage() && R && R->hasDefinition() && !R->hasTrivialDestructor())
+        Found.push_back(V);
+      return true;
+    }
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; } // another function's locals
+  } L;
+  L.TraverseStmt(P->F.getBody());
+  P->DestroyedOnReturn.emplace();
+  for (const VarDecl *V : L.Found)
+    P->DestroyedOnReturn->addAll(destructorAccesses(V).Host);
+  return *P->DestroyedOnReturn;
+}
 
 bool FunctionAccesses::mayOutliveFunction(const GpuOp &Op) const {
   if (Op.HasUserStream || Op.Kind == GpuOpKind::Alloc || Op.Kind == GpuOpKind::Free ||

@@ -393,15 +393,22 @@ private:
                         unsigned Line) {
     std::vector<unsigned> Needed;
     for (unsigned Op : Pending)
-      if (!FA.mayOutliveFunction(FA.ops()[Op]))
+      if (!FA.mayOutliveFunction(FA.ops()[Op]) ||
+          FA.ops()[Op].Effects.conflictWith(FA.destroyedOnReturn()))
         Needed.push_back(Op);
     Wait W;
     // (Without a plan yet, exactly those: the plan comes from this run.)
     std::vector<unsigned> Covered =
         !StreamOf || Needed.empty() ? Needed : coveredBy(Pending, Needed, W.PartialStreams);
+    std::vector<unsigned> Left;
     for (unsigned Op : Pending)
-      if (!llvm::is_contained(Covered, Op) && !llvm::is_contained(R.LeftPending, Op))
-        R.LeftPending.insert(llvm::upper_bound(R.LeftPending, Op), Op);
+      if (!llvm::is_contained(Covered, Op)) {
+        Left.push_back(Op);
+        if (!llvm::is_contained(R.LeftPending, Op))
+          R.LeftPending.insert(llvm::upper_bound(R.LeftPending, Op), Op);
+      }
+    if (!Left.empty())
+      R.LeftAt.push_back({Where, std::move(Left)});
     if (Covered.empty())
       return;
     addWait(Where, Covered, Cause, Line, std::move(W), enqueuedHere(Covered));
@@ -998,17 +1005,21 @@ private:
       return It == BodyAt.end() ? nullptr : It->second;
     };
     llvm::SmallPtrSet<const Stmt *, 8> Need;
-    for (const Wait &W : R.Waits) {
-      if (W.Where.K == InsertionPoint::BodyEnd) {
-        Need.insert(W.Where.Anchor);
-      } else if (W.Where.K == InsertionPoint::BlockEnd) {
-        auto It = BodyAt.find(offsetOf(cast<CompoundStmt>(W.Where.Anchor)->getRBracLoc()));
+    auto NeedFor = [&](const InsertionPoint &Where) {
+      if (Where.K == InsertionPoint::BodyEnd) {
+        Need.insert(Where.Anchor);
+      } else if (Where.K == InsertionPoint::BlockEnd) {
+        auto It = BodyAt.find(offsetOf(cast<CompoundStmt>(Where.Anchor)->getRBracLoc()));
         if (It != BodyAt.end())
           Need.insert(It->second);
-      } else if (const Stmt *Body = BodyOf(W.Where.Anchor)) {
+      } else if (const Stmt *Body = BodyOf(Where.Anchor)) {
         Need.insert(Body);
       }
-    }
+    };
+    for (const Wait &W : R.Waits)
+      NeedFor(W.Where);
+    for (const CraResult::ReturnPoint &P : R.LeftAt)
+      NeedFor(P.Where);
     for (const OpDecision &D : R.Ops)
       if (const Stmt *Body = D.Async ? BodyOf(D.Statement) : nullptr)
         Need.insert(Body);
@@ -1082,7 +1093,11 @@ private:
     InactiveBefore(Block ? offsetOf(Block->getRBracLoc()) : Previous);
     // The destructors of the block's objects run at its `}` and may touch
     // anything: everything pending is waited for before them.
-    if (Destroys && !State.empty()) {
+    // (At the end of a body that returns with work pending, only what the
+    // destructors touch: leaveWorkPending.)
+    if (Destroys && !State.empty() && Top && FA.returnsWithWorkPending()) {
+      leaveWorkPending(State, endOf(Region), WaitCause::FunctionEnd, endLine(Region));
+    } else if (Destroys && !State.empty()) {
       addWait(endOf(Region), State, WaitCause::BlockEnd, endLine(Region));
       clearWaitedFor(State);
     }

@@ -68,19 +68,6 @@ struct Mentions : RecursiveASTVisitor<Mentions> {
   }
 };
 
-bool hasLocalWithDestructor(const FunctionDecl &F) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    bool Found = false;
-    bool VisitVarDecl(VarDecl *V) {
-      if (const CXXRecordDecl *R = V->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl())
-        Found |= R->hasDefinition() && !R->hasTrivialDestructor();
-      return !Found;
-    }
-  } Find;
-  Find.TraverseStmt(F.getBody());
-  return Find.Found;
-}
-
 } // namespace
 
 llvm::DenseMap<const FunctionDecl *, std::string>
@@ -109,8 +96,6 @@ whyEachMustWaitOnReturn(ASTContext &Ctx, llvm::ArrayRef<const FunctionDecl *> An
       W = "it is recursive";
     else if (S.LeavesOwnStreamWork || S.ResetsDevice)
       W = "it uses streams of the program's own or resets the device";
-    else if (hasLocalWithDestructor(*F))
-      W = "a local of it has a destructor, which runs as it returns";
     else if (Callers.size() != M.All.lookup(Canon))
       W = "not every mention of it is a call written as a statement of its own (its address is "
           "taken, or a call sits in an expression, a condition or a macro)";

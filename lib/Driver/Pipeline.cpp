@@ -523,7 +523,7 @@ public:
     for (const FunctionDecl *F : S.Functions)
       runFunction(*F, Ctx, Device, Rewriter, S.Blockers, Dump);
     reportReturns(S.Functions, SM);
-    if (std::string Why = checkPendingWork(Device); !Why.empty()) {
+    if (std::string Why = checkPendingWork(); !Why.empty()) {
       Result.Error = "internal error: " + Why + "; the file is not written (please report it)";
       return;
     }
@@ -1121,6 +1121,9 @@ private:
           llvm::all_of(untrackedGpuWork(FA, Device, Cra),
                        [](const UntrackedWork &W) { return W.HostToDeviceCopy; });
       WaitsNotWritten = Rewriter.addFunction(FA, Cra, Plan);
+      if (std::optional<unsigned> Stream = Device.pendingWorkStream(&F);
+          Stream && ReturnsWithWork.count(F.getCanonicalDecl()))
+        Rewriter.joinPendingWork(FA, Cra, Plan, *Stream);
       Rewriter.addPinning(Pins);
     }
     for (unsigned I = 0; I < Syncs.size(); ++I) {
@@ -1269,8 +1272,9 @@ private:
   }
 
   /// Decides which helpers return with their GPU work pending. A candidate
-  /// (whyEachMustWaitOnReturn) does when, analysed that way, its work stays
-  /// pending on one stream, every call of it is an asynchronous CallWork op
+  /// (whyEachMustWaitOnReturn) does when, analysed that way, some of its work
+  /// stays pending (on its first stream that holds any, where the others
+  /// join it), every call of it is an asynchronous CallWork op
   /// of its caller, and some caller overlaps that work with its own. Trial
   /// analyses of every function (edits and report dropped, the driver's
   /// findings restored before each round) run until the set and the streams
@@ -1332,8 +1336,6 @@ private:
           Reject(F, "none of its GPU work could stay pending: each op left running at a return "
                     "touches a local of it, memory it allocates, memory the analysis cannot "
                     "name or the program's output, or stays synchronous");
-        else if (O.LeftPendingStreams.size() > 1)
-          Reject(F, "its work would stay pending on several streams");
         else if (Calls.empty() || !AllAsync)
           Reject(F, "a call of it stays synchronous in its caller");
         else if (Gains == Calls.end())
@@ -1355,20 +1357,12 @@ private:
     Outcomes.clear();
   }
 
-  /// After the final run: the helpers that return with work pending did so
-  /// on the stream their callers waited for, and every call of them was
-  /// asynchronous (the last trial round found the same). Otherwise the
-  /// output would be wrong, and the file fails instead.
-  std::string checkPendingWork(FunctionSummaries &Device) const {
-    for (const FunctionDecl *F : ReturnsWithWork) {
-      auto It = Outcomes.find(F);
-      std::optional<unsigned> Stream = Device.pendingWorkStream(F);
-      if (It != Outcomes.end() && !It->second.LeftPendingStreams.empty() &&
-          (It->second.LeftPendingStreams.size() != 1 ||
-           *It->second.LeftPendingStreams.begin() != Stream))
-        return "`" + F->getQualifiedNameAsString() +
-               "` returned with work on another stream than its callers wait for";
-    }
+  /// After the final run: every call of a helper that returns with work
+  /// pending was asynchronous, so that its caller waits for that work (the
+  /// last trial round found the same; the helper joins its work into the
+  /// stream the calls wait for). Otherwise the output would be wrong, and
+  /// the file fails instead.
+  std::string checkPendingWork() const {
     for (auto &[Caller, O] : Outcomes)
       for (const CallOfPendingWork &C : O.Calls)
         if (!C.Async)

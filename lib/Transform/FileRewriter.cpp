@@ -727,6 +727,26 @@ std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, cons
   return NotWritten;
 }
 
+void FileRewriter::joinPendingWork(const FunctionAccesses &FA, const CraResult &Cra,
+                                   const StreamPlan &Plan, unsigned Stream) {
+  P->selectFileOf(FA.function().getLocation());
+  for (const CraResult::ReturnPoint &Return : Cra.LeftAt) {
+    std::set<unsigned> Others;
+    for (unsigned Op : Return.Pending)
+      if (std::optional<unsigned> S = Plan.StreamOf[Op]; S && *S != Stream)
+        Others.insert(*S);
+    for (unsigned Other : Others) {
+      std::string Event = P->eventExpr(P->NumEvents++);
+      std::string Reason = FA.name() + " returns with this work pending; its callers wait for " +
+                           streamExpr(Stream);
+      P->insertAt(Return.Where, callStatement(ApiId::cudaEventRecord, {Event, streamExpr(Other)}),
+                  Reason);
+      P->insertAt(Return.Where, callStatement(ApiId::cudaStreamWaitEvent, {streamExpr(Stream), Event, "0"}),
+                  Reason);
+    }
+  }
+}
+
 void FileRewriter::dropStatement(unsigned Begin, unsigned End, const std::string &Reason) {
   assert(Begin <= End && End <= P->Buffer.size() && "a statement inside the file being edited");
   size_t NL = P->Buffer.find('\n', End);

@@ -1,7 +1,8 @@
 // A helper that calls a helper returning with work pending, and adds work of
 // its own on the same stream, returns with both pending: its caller waits for
-// them once, before it reads the result. A helper whose work would stay
-// pending on two streams waits for it before it returns instead.
+// them once, before it reads the result. A helper whose work stays pending on
+// two streams joins the second into the first before it returns (on the
+// device: the host goes on), so its callers wait for one stream.
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report
@@ -34,7 +35,12 @@ static void upload_and_step(int *d, const int *h, int n) {
 static void upload_two(int *a, int *b, const int *h, int n) {
   cudaMemcpy(a, h, n * sizeof(int), cudaMemcpyHostToDevice);
   cudaMemcpy(b, h, n * sizeof(int), cudaMemcpyHostToDevice);
-  // CHECK: cudaStreamSynchronize(sa_stream({{[0-9]+}}));  // streamalloc: finish GPU work before upload_two returns
+  // CHECK: cudaMemcpyAsync(a, h, n * sizeof(int), cudaMemcpyHostToDevice, sa_stream([[A:[0-9]+]]));
+  // CHECK: cudaMemcpyAsync(b, h, n * sizeof(int), cudaMemcpyHostToDevice, sa_stream([[B:[0-9]+]]));
+  // CHECK: cudaEventRecord(sa_event([[E:[0-9]+]]), sa_stream([[B]]));  // streamalloc: upload_two returns with this work pending; its callers wait for sa_stream([[A]])
+  // CHECK: cudaStreamWaitEvent(sa_stream([[A]]), sa_event([[E]]), 0);  // streamalloc: upload_two returns with this work pending; its callers wait for sa_stream([[A]])
+  // CHECK-NOT: Synchronize
+  // CHECK: }
 }
 
 int main() {
@@ -52,6 +58,7 @@ int main() {
   // CHECK: cudaStreamSynchronize(sa_stream([[S]]));  // streamalloc: a is written below (written by the GPU work `upload_and_step` (line [[#]]) returns with)
   // CHECK-NEXT: upload_two(a, b, h, 256);
   cudaMemcpy(r, a, sizeof r, cudaMemcpyDeviceToHost);
+  // CHECK: cudaMemcpyAsync(r, a, sizeof r, cudaMemcpyDeviceToHost, sa_stream([[A]]));
   printf("%d %d\n", r[3], r[255]);
   cudaFree(a);
   cudaFree(b);
@@ -60,4 +67,4 @@ int main() {
 
 // REPORT-DAG: {{.*}}:[[#]]: `upload` returns with its work pending on stream [[S:[0-9]+]]: each caller waits for it before its first access that conflicts with it (`upload_and_step` line [[#]])
 // REPORT-DAG: {{.*}}:[[#]]: `upload_and_step` returns with its work pending on stream [[S]]: each caller waits for it before its first access that conflicts with it (`main` line [[#]])
-// REPORT-DAG: {{.*}}:[[#]]: `upload_two` waits for its GPU work before it returns: its work would stay pending on several streams
+// REPORT-DAG: {{.*}}:[[#]]: `upload_two` returns with its work pending on stream {{[0-9]+}}: each caller waits for it before its first access that conflicts with it (`main` line [[#]])

@@ -151,6 +151,9 @@ public:
   /// device symbols), no local, no memory the function allocates, nothing
   /// unknown, not the program's output.
   bool mayOutliveFunction(const GpuOp &Op) const;
+  /// What the destructors of the function's locals may touch (all of them,
+  /// wherever they are declared): a return runs some of them.
+  const AccessSet &destroyedOnReturn() const;
 
   /// Host accesses of \p S. GPU ops inside it contribute the reads that
   /// evaluating their arguments performs, not their device effects.

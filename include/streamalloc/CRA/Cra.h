@@ -151,6 +151,13 @@ struct CraResult {
   /// return (or the body's end) that the function does not wait for there
   /// (FunctionAccesses::mayOutliveFunction); its callers do. Sorted.
   std::vector<unsigned> LeftPending;
+  /// Each return (or the body's end) where some of them are pending: the
+  /// rewriter joins their streams there into the one its callers wait for.
+  struct ReturnPoint {
+    InsertionPoint Where;
+    std::vector<unsigned> Pending;
+  };
+  std::vector<ReturnPoint> LeftAt;
   /// Single-statement bodies (owner statement, body) that hold an async op or
   /// an insertion point: the rewriter puts them in braces.
   std::vector<std::pair<const clang::Stmt *, const clang::Stmt *>> Wrapped;

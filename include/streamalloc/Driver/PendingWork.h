@@ -32,10 +32,10 @@ class FunctionSummaries;
 /// returning, or "" when it may return with work pending. It may when it is
 /// defined in the main file with internal linkage, is a plain function (not
 /// a member, a template or a lambda), not recursive, with no work on the
-/// program's own streams, no device reset, no local with a destructor, and
-/// every mention of it in the translation unit is a direct call written as a
-/// statement of its own in a block (outside macros) of a function of
-/// \p Analysed.
+/// program's own streams, no device reset, and every mention of it in the
+/// translation unit is a direct call written as a statement of its own in a
+/// block (outside macros) of a function of \p Analysed. (What its locals'
+/// destructors touch is waited for at each return: CraResult::LeftPending.)
 llvm::DenseMap<const clang::FunctionDecl *, std::string>
 whyEachMustWaitOnReturn(clang::ASTContext &Ctx, llvm::ArrayRef<const clang::FunctionDecl *> Analysed,
                         FunctionSummaries &Device);

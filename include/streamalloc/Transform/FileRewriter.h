@@ -54,6 +54,13 @@ public:
   std::vector<unsigned> addFunction(const FunctionAccesses &FA, const CraResult &Cra,
                                     const StreamPlan &Plan);
 
+  /// For a function that returns with work pending (CraResult::LeftAt): at
+  /// each such return, the other streams that hold part of that work are
+  /// joined into \p Stream, the one its callers wait for (an event recorded
+  /// on each, waited for by \p Stream on the device; the host goes on).
+  void joinPendingWork(const FunctionAccesses &FA, const CraResult &Cra, const StreamPlan &Plan,
+                       unsigned Stream);
+
   /// Rewrites the allocations and releases of the buffers \p Decisions pin.
   void addPinning(const std::vector<PinDecision> &Decisions);
 
