@@ -1311,6 +1311,9 @@ private:
       Apply();
       Outcomes.clear();
       for (const FunctionDecl *F : Functions) {
+        // Only the candidates' and their callers' analyses decide anything.
+        if (!StreamOf.count(F->getCanonicalDecl()) && !callsAnyOf(*F, StreamOf))
+          continue;
         FileRewriter Trial(Ctx);
         FileReport Report = Result.Report;
         std::string Graph = Result.Graph;
@@ -1355,6 +1358,23 @@ private:
                       std::to_string(MaxRounds) + " rounds");
     Apply();
     Outcomes.clear();
+  }
+
+  /// Whether the body of \p F calls one of \p Callees directly.
+  static bool callsAnyOf(const FunctionDecl &F,
+                         const std::map<const FunctionDecl *, unsigned> &Callees) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const std::map<const FunctionDecl *, unsigned> &Callees;
+      bool Found = false;
+      explicit Finder(const std::map<const FunctionDecl *, unsigned> &C) : Callees(C) {}
+      bool VisitCallExpr(CallExpr *Call) {
+        if (const FunctionDecl *Callee = Call->getDirectCallee())
+          Found |= Callees.count(Callee->getCanonicalDecl()) != 0;
+        return !Found;
+      }
+    } Find(Callees);
+    Find.TraverseStmt(F.getBody());
+    return Find.Found;
   }
 
   /// After the final run: every call of a helper that returns with work
