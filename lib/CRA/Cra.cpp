@@ -1506,8 +1506,7 @@ CraResult runCra(const FunctionAccesses &FA, const std::vector<std::string> &Blo
 namespace {
 std::string opDescription(const GpuOp &Op) {
   if (Op.Kind == GpuOpKind::CallWork)
-    return "the GPU work `" + Op.Callee + "` (line " + std::to_string(Op.Line) +
-           ") returns with";
+    return "the GPU work `" + Op.Callee + "` (line " + std::to_string(Op.Line) + ") returns with";
   if (Op.Kind == GpuOpKind::Launch && !isa<CUDAKernelCallExpr>(Op.Call))
     return "the work `" + Op.Callee + "` (line " + std::to_string(Op.Line) +
            ") leaves on a stream of the program's own";

@@ -42,8 +42,8 @@ bool blocksInOriginal(const GpuOp &Op, const FunctionAccesses &FA) {
     return copyDirectionOf(Op) != CopyDirection::DeviceToDevice;
   case GpuOpKind::Set:
     return !fillsOnlyDeviceMemory(Op, FA);
-  case GpuOpKind::Alloc: // cudaMalloc: whether it waits is not documented
-  case GpuOpKind::Free:  // cudaFree synchronises the device
+  case GpuOpKind::Alloc:    // cudaMalloc: whether it waits is not documented
+  case GpuOpKind::Free:     // cudaFree synchronises the device
   case GpuOpKind::CallWork: // the original's callee may have waited for it
     return true;
   }

@@ -22,14 +22,18 @@ struct Mentions : RecursiveASTVisitor<Mentions> {
   llvm::DenseMap<const FunctionDecl *, std::vector<const FunctionDecl *>> CallersOf;
   const FunctionDecl *Current = nullptr;
 
-  bool TraverseFunctionDecl(FunctionDecl *F) { return traverseIn(F, [&] {
-    return RecursiveASTVisitor::TraverseFunctionDecl(F); }); }
-  bool TraverseCXXMethodDecl(CXXMethodDecl *F) { return traverseIn(F, [&] {
-    return RecursiveASTVisitor::TraverseCXXMethodDecl(F); }); }
-  bool TraverseCXXConstructorDecl(CXXConstructorDecl *F) { return traverseIn(F, [&] {
-    return RecursiveASTVisitor::TraverseCXXConstructorDecl(F); }); }
-  bool TraverseCXXDestructorDecl(CXXDestructorDecl *F) { return traverseIn(F, [&] {
-    return RecursiveASTVisitor::TraverseCXXDestructorDecl(F); }); }
+  bool TraverseFunctionDecl(FunctionDecl *F) {
+    return traverseIn(F, [&] { return RecursiveASTVisitor::TraverseFunctionDecl(F); });
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *F) {
+    return traverseIn(F, [&] { return RecursiveASTVisitor::TraverseCXXMethodDecl(F); });
+  }
+  bool TraverseCXXConstructorDecl(CXXConstructorDecl *F) {
+    return traverseIn(F, [&] { return RecursiveASTVisitor::TraverseCXXConstructorDecl(F); });
+  }
+  bool TraverseCXXDestructorDecl(CXXDestructorDecl *F) {
+    return traverseIn(F, [&] { return RecursiveASTVisitor::TraverseCXXDestructorDecl(F); });
+  }
   bool TraverseLambdaExpr(LambdaExpr *L) {
     const FunctionDecl *Outer = Current;
     Current = nullptr; // a lambda's body is not its enclosing function's

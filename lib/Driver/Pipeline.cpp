@@ -362,8 +362,7 @@ bool sameSchedulingInput(const CraResult &A, const CraResult &B) {
 
 const char *opKindName(GpuOpKind K) {
   // In the enum's order.
-  static constexpr const char *Names[] = {"copy",  "set",
-                                          "launch", "alloc",
+  static constexpr const char *Names[] = {"copy", "set", "launch", "alloc",
                                           "free", // not an API name
                                           "call"};
   static_assert(std::size(Names) == static_cast<size_t>(GpuOpKind::CallWork) + 1,
@@ -997,8 +996,8 @@ private:
         reportAllocGroups(F, Ctx, Groups);
         return;
       }
-      FAOwner = std::make_unique<FunctionAccesses>(
-          F, Ctx, Device, StreamOrdered, ReturnsWithWork.count(F.getCanonicalDecl()));
+      FAOwner = std::make_unique<FunctionAccesses>(F, Ctx, Device, StreamOrdered,
+                                                   ReturnsWithWork.count(F.getCanonicalDecl()));
       const FunctionAccesses &FA = *FAOwner;
       Blocked = Rewriter.rewritability(FA);
       assert(Blocked.size() == FA.ops().size() && "a rewritability verdict per op");
@@ -1331,8 +1330,7 @@ private:
           for (const CallOfPendingWork &C : CO.Calls)
             if (C.Callee == F)
               Calls.push_back(&C);
-        bool AllAsync =
-            llvm::all_of(Calls, [](const CallOfPendingWork *C) { return C->Async; });
+        bool AllAsync = llvm::all_of(Calls, [](const CallOfPendingWork *C) { return C->Async; });
         auto Gains = llvm::find_if(
             Calls, [](const CallOfPendingWork *C) { return C->WhyNotWorthIt.empty(); });
         if (O.LeftPendingStreams.empty())

@@ -341,8 +341,8 @@ std::vector<std::string> unprofitableOps(const FunctionAccesses &FA, const CraRe
       // before the wait for it, with its host memory page-locked (a copy of
       // pageable memory returned only once its host side was done).
       if (std::string Pageable = pageableSide(X, FA, Pinned); !Pageable.empty())
-        Why[X.Id] = "not worth it: the work `" + X.Callee + "` would return with uses " +
-                    Pageable + ", which stays pageable, so its copies would block the host anyway";
+        Why[X.Id] = "not worth it: the work `" + X.Callee + "` would return with uses " + Pageable +
+                    ", which stays pageable, so its copies would block the host anyway";
       else if (!HostWorkBeforeWait(X.Id, FA, Cra)())
         Why[X.Id] = "not worth it: no host work comes between the call of `" + X.Callee +
                     "` and the wait for the work it would return with";

@@ -114,8 +114,8 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     for (const ReturnReport &R : F.Returns) {
       OS << "  " << In(R.File) << ":" << R.Line << ": `" << R.Function << "` ";
       if (R.Pending)
-        OS << "returns with its work pending on stream " << R.Stream.value_or(0) << ": "
-           << R.Reason << "\n";
+        OS << "returns with its work pending on stream " << R.Stream.value_or(0) << ": " << R.Reason
+           << "\n";
       else
         OS << "waits for its GPU work before it returns: " << R.Reason << "\n";
     }
@@ -238,10 +238,8 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     // Absent where no helper with GPU work returns, or could return, first.
     llvm::json::Array Returns;
     for (const ReturnReport &R : F.Returns) {
-      llvm::json::Object J{{"function", R.Function},
-                           {"line", R.Line},
-                           {"pending", R.Pending},
-                           {"reason", R.Reason}};
+      llvm::json::Object J{
+          {"function", R.Function}, {"line", R.Line}, {"pending", R.Pending}, {"reason", R.Reason}};
       if (R.Stream)
         J["stream"] = *R.Stream;
       Returns.push_back(WithFile(std::move(J), R.File));

@@ -737,11 +737,12 @@ void FileRewriter::joinPendingWork(const FunctionAccesses &FA, const CraResult &
         Others.insert(*S);
     for (unsigned Other : Others) {
       std::string Event = P->eventExpr(P->NumEvents++);
-      std::string Reason = FA.name() + " returns with this work pending; its callers wait for " +
-                           streamExpr(Stream);
+      std::string Reason =
+          FA.name() + " returns with this work pending; its callers wait for " + streamExpr(Stream);
       P->insertAt(Return.Where, callStatement(ApiId::cudaEventRecord, {Event, streamExpr(Other)}),
                   Reason);
-      P->insertAt(Return.Where, callStatement(ApiId::cudaStreamWaitEvent, {streamExpr(Stream), Event, "0"}),
+      P->insertAt(Return.Where,
+                  callStatement(ApiId::cudaStreamWaitEvent, {streamExpr(Stream), Event, "0"}),
                   Reason);
     }
   }

@@ -604,7 +604,8 @@ cudaMemcpy(g_dev_copy, d, sizeof g_dev_copy, cudaMemcpyDeviceToHost);)cu");
   EXPECT_TRUE(W.FA->mayOutliveFunction(W.FA->ops()[0]));
   EXPECT_TRUE(W.FA->mayOutliveFunction(W.FA->ops()[3]));
   EXPECT_EQ(W.R.LeftPending, (std::vector<unsigned>{0, 2, 3}));
-  auto End = llvm::find_if(W.R.Waits, [](const Wait &X) { return X.Cause == WaitCause::FunctionEnd; });
+  auto End =
+      llvm::find_if(W.R.Waits, [](const Wait &X) { return X.Cause == WaitCause::FunctionEnd; });
   ASSERT_NE(End, W.R.Waits.end());
   EXPECT_EQ(End->Covers, (std::vector<unsigned>{1}));
 }

@@ -545,16 +545,15 @@ h[0] += 1.0f;)cu"};
 }
 
 TEST(StreamPlan, WorkACalleeReturnsWithGoesOnItsStreamAndOtherWorkOnFreeOnes) {
-  auto AST = parseCuda(std::string(Prelude) +
-                       "static void upload(float *d, const float *h) {\n"
-                       "  cudaMemcpy(d, h, 64, cudaMemcpyHostToDevice);\n}\n"
-                       "void run(const float *h) {\n"
-                       "  float *da, *db;\n"
-                       "  cudaMalloc(&da, 64);\n"
-                       "  cudaMalloc(&db, 64);\n"
-                       "  upload(da, h);\n"
-                       "  fill<<<1, 16>>>(db, 1.0f);\n"
-                       "  fill<<<1, 16>>>(da, 2.0f);\n}\n");
+  auto AST = parseCuda(std::string(Prelude) + "static void upload(float *d, const float *h) {\n"
+                                              "  cudaMemcpy(d, h, 64, cudaMemcpyHostToDevice);\n}\n"
+                                              "void run(const float *h) {\n"
+                                              "  float *da, *db;\n"
+                                              "  cudaMalloc(&da, 64);\n"
+                                              "  cudaMalloc(&db, 64);\n"
+                                              "  upload(da, h);\n"
+                                              "  fill<<<1, 16>>>(db, 1.0f);\n"
+                                              "  fill<<<1, 16>>>(da, 2.0f);\n}\n");
   FunctionSummaries Device;
   Device.setPendingWorkStream(findFunction(*AST, "upload"), 2);
   FunctionAccesses FA(*findFunction(*AST, "run"), AST->getASTContext(), Device);

@@ -37,7 +37,8 @@ class FunctionSummaries;
 /// block (outside macros) of a function of \p Analysed. (What its locals'
 /// destructors touch is waited for at each return: CraResult::LeftPending.)
 llvm::DenseMap<const clang::FunctionDecl *, std::string>
-whyEachMustWaitOnReturn(clang::ASTContext &Ctx, llvm::ArrayRef<const clang::FunctionDecl *> Analysed,
+whyEachMustWaitOnReturn(clang::ASTContext &Ctx,
+                        llvm::ArrayRef<const clang::FunctionDecl *> Analysed,
                         FunctionSummaries &Device);
 
 } // namespace streamalloc
