@@ -673,6 +673,19 @@ private:
 
   static constexpr const char *NeverInstantiated = "never instantiated in this file";
 
+  /// Analyses \p F into the rewriter \p Trial; its report, graph and dumps
+  /// are dropped: only its edits and the analysis's findings count.
+  void trialRun(const FunctionDecl &F, ASTContext &Ctx, FunctionSummaries &Device,
+                FileRewriter &Trial, const std::vector<std::string> &FileBlockers) {
+    FileReport Report = Result.Report;
+    std::string Graph = Result.Graph;
+    unsigned Clusters = GraphClusters;
+    runFunction(F, Ctx, Device, Trial, FileBlockers, llvm::nulls());
+    Result.Report = std::move(Report);
+    Result.Graph = std::move(Graph);
+    GraphClusters = Clusters;
+  }
+
   /// Analyses every instantiation of \p T on its own, with a rewriter of its
   /// own. The template's text may be rewritten (from any one instantiation)
   /// only when all of them produce the same output byte for byte: then the
@@ -690,14 +703,7 @@ private:
     for (const FunctionDecl *Instance : T.Instances) {
       std::string Name = instanceName(*Instance);
       FileRewriter Trial(Ctx);
-      // The trial's report, graph and dumps are dropped: only its edits count.
-      FileReport Report = Result.Report;
-      std::string Graph = Result.Graph;
-      unsigned Clusters = GraphClusters;
-      runFunction(*Instance, Ctx, Device, Trial, FileBlockers, llvm::nulls());
-      Result.Report = std::move(Report);
-      Result.Graph = std::move(Graph);
-      GraphClusters = Clusters;
+      trialRun(*Instance, Ctx, Device, Trial, FileBlockers);
       if (const Edit *E = Trial.edits().firstOutside(Begin, End))
         return "the rewrite of `" + Name + "` would edit line " + LineOf(E->Offset) +
                ", outside the template's text";
@@ -1314,13 +1320,7 @@ private:
         if (!StreamOf.count(F->getCanonicalDecl()) && !callsAnyOf(*F, StreamOf))
           continue;
         FileRewriter Trial(Ctx);
-        FileReport Report = Result.Report;
-        std::string Graph = Result.Graph;
-        unsigned Clusters = GraphClusters;
-        runFunction(*F, Ctx, Device, Trial, FileBlockers, llvm::nulls());
-        Result.Report = std::move(Report);
-        Result.Graph = std::move(Graph);
-        GraphClusters = Clusters;
+        trialRun(*F, Ctx, Device, Trial, FileBlockers);
       }
       Settled = true;
       for (auto [F, Guess] : std::map<const FunctionDecl *, unsigned>(StreamOf)) {
