@@ -72,11 +72,17 @@ struct Mentions : RecursiveASTVisitor<Mentions> {
   }
 };
 
+bool declaredOnlyInMainFile(const FunctionDecl &F, const SourceManager &SM) {
+  return llvm::all_of(F.redecls(), [&](const FunctionDecl *D) {
+    return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+  });
+}
+
 } // namespace
 
 llvm::DenseMap<const FunctionDecl *, std::string>
 whyEachMustWaitOnReturn(ASTContext &Ctx, llvm::ArrayRef<const FunctionDecl *> Analysed,
-                        FunctionSummaries &Device) {
+                        FunctionSummaries &Device, bool WholeProgram) {
   Mentions M(Ctx);
   M.TraverseDecl(Ctx.getTranslationUnitDecl());
   llvm::DenseSet<const FunctionDecl *> InView(Analysed.begin(), Analysed.end());
@@ -91,9 +97,12 @@ whyEachMustWaitOnReturn(ASTContext &Ctx, llvm::ArrayRef<const FunctionDecl *> An
     const SourceManager &SM = Ctx.getSourceManager();
     if (!SM.isInMainFile(SM.getExpansionLoc(F->getLocation())))
       W = "it is defined in an included file, which other translation units may include too";
-    else if (F->isExternallyVisible())
+    else if (F->isExternallyVisible() && !WholeProgram)
       W = "it has external linkage, so callers this translation unit does not show may rely on "
-          "its work being complete (declare it `static` to let its callers wait instead)";
+          "its work being complete (declare it `static`, or give --whole-program if this file "
+          "is the whole program, to let its callers wait instead)";
+    else if (F->isExternallyVisible() && !declaredOnlyInMainFile(*F, SM))
+      W = "an included file declares it, so other translation units may call it";
     else if (isa<CXXMethodDecl>(F) || F->getTemplatedKind() != FunctionDecl::TK_NonTemplate)
       W = "it is a member function or a template";
     else if (S.Recursive)

@@ -1287,7 +1287,7 @@ private:
   void decidePendingWork(ASTContext &Ctx, FunctionSummaries &Device,
                          const std::vector<const FunctionDecl *> &Functions,
                          const std::vector<std::string> &FileBlockers) {
-    WhyWaitsOnReturn = whyEachMustWaitOnReturn(Ctx, Functions, Device);
+    WhyWaitsOnReturn = whyEachMustWaitOnReturn(Ctx, Functions, Device, Options.WholeProgram);
     std::map<const FunctionDecl *, unsigned> StreamOf; // the candidates left, by stream
     for (const FunctionDecl *F : Functions)
       if (auto It = WhyWaitsOnReturn.find(F->getCanonicalDecl());

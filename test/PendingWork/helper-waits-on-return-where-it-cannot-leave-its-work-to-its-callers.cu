@@ -48,7 +48,7 @@ int main() {
   return 0;
 }
 
-// REPORT-DAG: {{.*}}:[[#]]: `upload_extern` waits for its GPU work before it returns: it has external linkage, so callers this translation unit does not show may rely on its work being complete (declare it `static` to let its callers wait instead)
+// REPORT-DAG: {{.*}}:[[#]]: `upload_extern` waits for its GPU work before it returns: it has external linkage, so callers this translation unit does not show may rely on its work being complete (declare it `static`, or give --whole-program if this file is the whole program, to let its callers wait instead)
 // REPORT-DAG: {{.*}}:[[#]]: `upload_by_pointer` waits for its GPU work before it returns: not every mention of it is a call written as a statement of its own (its address is taken, or a call sits in an expression, a condition or a macro)
 // REPORT-DAG: {{.*}}:[[#]]: `upload_counted` waits for its GPU work before it returns: not every mention of it is a call written as a statement of its own (its address is taken, or a call sits in an expression, a condition or a macro)
 // REPORT-DAG: {{.*}}:[[#]]: `upload_from_stack` waits for its GPU work before it returns: none of its GPU work could stay pending: each op left running at a return touches a local of it, memory it allocates, memory the analysis cannot name or the program's output, or stays synchronous

@@ -104,6 +104,12 @@ const std::string StreamOrderedAllocHelp =
 const std::string KeepAllocsHelp = "keep every " + AllocName + " and " + FreeName + " synchronous";
 
 cl::opt<bool> KeepSyncs("keep-syncs", cl::desc(KeepSyncsHelp), cl::cat(Category));
+cl::opt<bool> WholeProgram(
+    "whole-program",
+    cl::desc("The input file is the whole program (no other translation unit is linked with "
+             "it): helpers with external linkage that no included file declares may then return "
+             "with their GPU work pending, like static ones"),
+    cl::cat(Category));
 cl::opt<bool> PrintTiming("print-timing",
                           cl::desc("Print, for each file, the CPU seconds of Clang's parse and "
                                    "of the tool's own stages to stderr"),
@@ -373,6 +379,10 @@ int main(int argc, const char **argv) {
   Options.TimerWaits = Timers == TimerMode::Keep;
   Options.StreamOrderedAlloc = StreamOrderedAlloc == OnOff::On;
   Options.Profitability = Profitability == OnOff::On;
+  if (WholeProgram && (Inputs.size() != 1 || !BuildPath.empty() || !SummarySources.empty()))
+    return fail("--whole-program takes one input file, without -p or --summary-source (the "
+                "program must be that one translation unit)");
+  Options.WholeProgram = WholeProgram;
   Options.CudaPath = *Cuda;
   Options.ResourceDir = *ResourceDir;
   Options.Dumps.assign(Dumps.begin(), Dumps.end());

@@ -36,10 +36,12 @@ class FunctionSummaries;
 /// translation unit is a direct call written as a statement of its own in a
 /// block (outside macros) of a function of \p Analysed. (What its locals'
 /// destructors touch is waited for at each return: CraResult::LeftPending.)
+/// \p WholeProgram (the main file is the whole program): external linkage
+/// is no obstacle for a function that only the main file declares.
 llvm::DenseMap<const clang::FunctionDecl *, std::string>
 whyEachMustWaitOnReturn(clang::ASTContext &Ctx,
                         llvm::ArrayRef<const clang::FunctionDecl *> Analysed,
-                        FunctionSummaries &Device);
+                        FunctionSummaries &Device, bool WholeProgram);
 
 } // namespace streamalloc
 

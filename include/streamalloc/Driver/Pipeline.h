@@ -39,6 +39,10 @@ struct PipelineOptions {
   /// Make only the safe changes that can pay for what they add
   /// (Profit/Profitability.h); false (--profitability=off): every safe change.
   bool Profitability = true;
+  /// --whole-program: the main file is the whole program (no other unit is
+  /// linked with it), so a function with external linkage that no included
+  /// file declares has every caller in view (PendingWork.h).
+  bool WholeProgram = false;
   /// Analyse and rewrite the host functions of the project's own included
   /// files (ProjectFiles.h) too (-i, --out-dir, --diff); otherwise they are
   /// left as written and the report says so once per file with GPU ops.
