@@ -1280,6 +1280,9 @@ LValue PointsTo::callLValue(const CallExpr *Call) {
       P.merge(instantiate(R, C, S));
     if (S.Returns.empty())
       return {};
+    if (P.empty()) // as for a returned pointer (pointees)
+      return LValue::of(Pointees::unknown("a reference returned by `" + calleeName(Call) +
+                                          "`, whose target the analysis does not follow"));
     return LValue::of(P);
   }
   return LValue::of(Pointees::unknown("a reference returned by `" + calleeName(Call) + "`"));
@@ -1394,6 +1397,12 @@ Pointees PointsTo::callPointees(const Expr *E) {
     Pointees P;
     for (const SummaryRef &R : S.Returns)
       P.merge(instantiate(R, C, S));
+    // What it returns designates something here, but nothing this function
+    // can name (a pointer held in a field the caller never saw stored, as in
+    // std::unique_ptr::get): it may be anything, not nothing.
+    if (!S.Returns.empty() && P.empty())
+      return Pointees::unknown("a pointer returned by `" + calleeName(Call) +
+                               "`, whose target the analysis does not follow");
     return P;
   }
   return Pointees::unknown("a pointer returned by `" + calleeName(Call) + "`");
