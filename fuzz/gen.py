@@ -10,6 +10,8 @@ the programs (v7) are projects of several translation units: main.cu, part1.cu
 [part2.cu] and parts.h, to be compiled and linked together; -o then names a folder
 (without -o each file is printed after a `// ===== NAME` line).  In Python:
 generate_files(seed, size) -> [(name, text)].
+Version 8 adds host templates, host lambdas, classes owning buffers, launch loops and
+helpers whose copies outlive them (v8_used(seed, size) says which a program has).
 
 Invariants the generator keeps (see README.md, "Why the programs are valid"):
   * every allocation is fully initialised right after it is made;
