@@ -10,6 +10,8 @@ the programs (v7) are projects of several translation units: main.cu, part1.cu
 [part2.cu] and parts.h, to be compiled and linked together; -o then names a folder
 (without -o each file is printed after a `// ===== NAME` line).  In Python:
 generate_files(seed, size) -> [(name, text)].
+Version 8 adds host templates, host lambdas, classes owning buffers, launch loops and
+helpers whose copies outlive them (v8_used(seed, size) says which a program has).
 
 Invariants the generator keeps (see README.md, "Why the programs are valid"):
   * every allocation is fully initialised right after it is made;
@@ -34,7 +36,7 @@ import os
 import random
 import sys
 
-GENERATOR_VERSION = "7"
+GENERATOR_VERSION = "8"
 
 SYM_N = 1024
 GHOST_N = 1024
@@ -55,10 +57,12 @@ SPINS = [0, 2, 5, 10, 20, 40, 80, 150, 300]
 # without -rdc each unit has its own copy of a __device__ variable)
 SYMBOL_KERNELS = ("k_from_sym", "k_to_sym", "k_from_const")
 
-PRELUDE = r"""#include <chrono>
+PRELUDE = r"""#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <sys/time.h>
 #include <time.h>
 #include <utility>
@@ -235,6 +239,102 @@ static unsigned int checksum(const unsigned int *p, int n) {
 // Host buffers released by a callee.
 [[maybe_unused]] static void release_host(unsigned int *p) { free(p); }
 [[maybe_unused]] static void release_host_arr(unsigned int *p) { delete[] p; }
+
+// v8: host function templates that copy and launch (instantiated for unsigned int and,
+// on the same bytes seen as halves, unsigned short), a template over an int, and a
+// class template.  The class template is in an unnamed namespace: its members launch
+// kernels that are static in the other units of a program.
+template <typename T>
+static void upload_t(T *d, const T *h, int n) {
+  CHECK(cudaMemcpy(d, h, (size_t)n * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+template <typename T>
+static void download_t(T *h, const T *d, int n) {
+  CHECK(cudaMemcpy(h, d, (size_t)n * sizeof(T), cudaMemcpyDeviceToHost));
+}
+
+// Upload, k_xor<T> on the device copy, download (`out` may be `in`).
+template <typename T>
+static void roundtrip_t(T *d, const T *in, T *out, T salt, int n, int spin_us) {
+  upload_t(d, in, n);
+  k_xor<T><<<(n + 127) / 128, 128>>>(d, d, salt, n, spin_us);
+  download_t(out, d, n);
+}
+
+template <int K>
+static void scale_k(unsigned int *d, int n, int spin_us) {
+  k_scale<<<(n + 63) / 64, 64>>>(d, 2u * (unsigned int)K + 1u, n, spin_us);
+}
+
+namespace {
+template <typename T>
+struct Stage {
+  T *d;
+  int n;
+  void put(const T *h) { upload_t(d, h, n); }
+  void get(T *h) const { download_t(h, d, n); }
+  void run(T salt, int spin_us) { k_xor<T><<<(n + 127) / 128, 128>>>(d, d, salt, n, spin_us); }
+};
+}  // namespace
+
+// v8: lambdas are passed to this (and to std::for_each).
+template <typename F>
+static void for_each_index(int n, F f) {
+  for (int i = 0; i < n; ++i) f(i);
+}
+
+// v8: classes that own a buffer; the destructor frees it.
+struct DevBuf {
+  unsigned int *p = nullptr;
+  int n = 0;
+  DevBuf(int n_, int v) : n(n_) {
+    CHECK(cudaMalloc(&p, (size_t)n * sizeof(unsigned int)));
+    CHECK(cudaMemset(p, v, (size_t)n * sizeof(unsigned int)));
+  }
+  ~DevBuf() { cudaFree(p); }
+  DevBuf(const DevBuf &) = delete;
+  DevBuf &operator=(const DevBuf &) = delete;
+  unsigned int *data() { return p; }
+  int size() const { return n; }
+  void upload(const unsigned int *h) {
+    CHECK(cudaMemcpy(p, h, (size_t)n * sizeof(unsigned int), cudaMemcpyHostToDevice));
+  }
+  void download(unsigned int *h) const {
+    CHECK(cudaMemcpy(h, p, (size_t)n * sizeof(unsigned int), cudaMemcpyDeviceToHost));
+  }
+};
+
+struct HostBuf {
+  unsigned int *p = nullptr;
+  int n = 0;
+  bool pinned = false;
+  HostBuf(int n_, unsigned int k, bool pinned_ = false) : n(n_), pinned(pinned_) {
+    if (pinned)
+      CHECK(cudaMallocHost(&p, (size_t)n * sizeof(unsigned int)));
+    else
+      p = (unsigned int *)malloc((size_t)n * sizeof(unsigned int));
+    for (int i = 0; i < n; ++i) p[i] = (unsigned int)i * k + 17u;
+  }
+  ~HostBuf() {
+    if (pinned)
+      cudaFreeHost(p);
+    else
+      free(p);
+  }
+  HostBuf(const HostBuf &) = delete;
+  HostBuf &operator=(const HostBuf &) = delete;
+  unsigned int *data() { return p; }
+  unsigned int &operator[](int i) { return p[i]; }
+  int size() const { return n; }
+};
+
+// Class-owned buffers passed by reference (h holds at least b.size() elements).
+[[maybe_unused]] static void devbuf_round(DevBuf &b, HostBuf &h, unsigned int k, int spin_us) {
+  b.upload(h.data());
+  k_scale<<<(b.size() + 127) / 128, 128>>>(b.data(), k, b.size(), spin_us);
+  b.download(h.data());
+}
 """
 
 
@@ -424,7 +524,10 @@ class Gen:
         self.unit_of = []         # v7: unit of each helper
         self.part_chains = {}     # v7: unit -> own_chain helpers defined there
         self.part_decls = []      # v7: declarations for parts.h
-        self.used = {"async": 0, "timer": 0, "ifdef": 0, "checkalloc": 0, "streams": 0}
+        self.used = {"async": 0, "timer": 0, "ifdef": 0, "checkalloc": 0, "streams": 0,
+                     "tmpl": 0, "lambda": 0, "class": 0, "lloop": 0, "pend": 0}
+        self.pend_helpers = []    # v8: helpers whose copies outlive them
+        self.pend_defs = {}       # v8: unit -> their definitions
 
     # -- utilities ---------------------------------------------------------
     def nid(self):
@@ -1105,7 +1208,8 @@ class Gen:
         return True
 
     # -- v3: the program's own asynchronous copies ---------------------------------
-    PAGEABLE = ("malloc", "new", "vector", "stack", "global", "struct-host", "tempvec")
+    PAGEABLE = ("malloc", "new", "vector", "stack", "global", "struct-host", "tempvec",
+                "cls-host", "uptr")
 
     def legacy_sync(self, ctx):
         self.charge(ctx, 5)
@@ -1995,6 +2099,15 @@ class Gen:
             f.views.append(View(a, "tmp%d" % tid, "tmp%d" % tid, 0, n))
             f.cleanup.append("cudaFree(tmp%d);" % tid)
             f.cost += 20
+        if gpu and self.f_class and self.chance(0.35):
+            # v8: a DevBuf on the helper's stack, freed by its destructor at every return
+            n = self.choice([64, 256, 1024])
+            tid = self.nid()
+            self.emit(ctx, "DevBuf tdb%d(%d, %d);" % (tid, n, self.r.randrange(256)), mark=False)
+            a = self.new_alloc("tdb%d" % tid, "dev", "cls-dev", n)
+            f.views.append(View(a, "tdb%d.data()" % tid, "tdb%d.data()" % tid, 0, n,
+                                "tdb%d.size()" % tid, "tdb%d" % tid))
+            f.cost += 20
         if self.chance(0.3):
             n = self.choice([32, 64, 256])
             tid = self.nid()
@@ -2040,6 +2153,650 @@ class Gen:
             self.part_decls.append("%s;  // part%d.cu" % (f.signature, f.unit))
         return f
 
+    # -- v8: host templates -------------------------------------------------------
+    def half_cast(self, ptr, const=False):
+        """The same bytes as unsigned short elements."""
+        return "(%sunsigned short *)(%s)" % ("const " if const else "", ptr)
+
+    def read_back_now(self, ctx, rg):
+        """The caller reads a result right after the call that wrote it."""
+        pid = self.nid()
+        self.emit(ctx, 'printf("rn%d %%08x\\n", checksum(%s, %s));'
+                  % (pid, self.ptr(rg), self.count([rg], rg.len)))
+
+    def op_tmpl(self, ctx):
+        """A call of a host template: upload_t / download_t, roundtrip_t<T>, scale_k<K>,
+        or a Stage<T> (class template) on a region; T is unsigned int or, on the same
+        bytes, unsigned short."""
+        if not ctx.func.gpu_ok:
+            return False
+        x = self.r.random()
+        half = self.chance(0.35)
+        T = "unsigned short" if half else "unsigned int"
+
+        def arg(rg, const=False):
+            return self.half_cast(self.ptr(rg), const) if half else self.ptr(rg)
+
+        def cnt(rg):
+            c = self.count([rg], rg.len)
+            return "2 * (%s)" % c if half else c
+
+        def salt():
+            return "(unsigned short)%s" % self.u32() if half else self.u32()
+        if x < 0.3:
+            dv = self.pick_view(ctx, "dev")
+            if not dv:
+                return False
+            d = self.place(ctx, dv, self.pick_len(min(dv.len, 1024)))
+            hv = self.pick_view(ctx, "host", d.len)
+            if not hv:
+                return False
+            h = self.place(ctx, hv, d.len)
+            explicit = "<%s>" % T if half or self.chance(0.4) else ""
+            self.charge(ctx, 10)
+            if self.chance(0.5):
+                self.written(d)
+                self.emit(ctx, "upload_t%s(%s, %s, %s);" % (explicit, arg(d), arg(h, True),
+                                                            cnt(d)))
+            else:
+                self.written(h)
+                self.emit(ctx, "download_t%s(%s, %s, %s);" % (explicit, arg(h), arg(d, True),
+                                                              cnt(d)))
+                if self.chance(0.4):
+                    self.read_back_now(ctx, h)
+        elif x < 0.6:
+            dv = self.pick_view(ctx, "dev")
+            if not dv:
+                return False
+            d = self.place(ctx, dv, self.pick_len(min(dv.len, 1024)))
+            hv = self.pick_view(ctx, "host", d.len)
+            ov = self.pick_view(ctx, "host", d.len)
+            if not hv:
+                return False
+            hin = self.place(ctx, hv, d.len)
+            hout = hin
+            if ov and self.chance(0.5):
+                o = self.place(ctx, ov, d.len)
+                if relation(o, hin) == "disjoint":
+                    hout = o
+            spin = self.spin(ctx)
+            self.charge(ctx, 20)
+            self.written(d, hout)
+            self.emit(ctx, "roundtrip_t<%s>(%s, %s, %s, %s, %s, %d);"
+                      % (T, arg(d), arg(hin, True), arg(hout), salt(), cnt(d), spin))
+            if self.chance(0.4):
+                self.read_back_now(ctx, hout)
+        elif x < 0.75:
+            dv = self.pick_view(ctx, "dev")
+            if not dv:
+                return False
+            d = self.place(ctx, dv, self.pick_len(dv.len))
+            self.written(d)
+            self.emit(ctx, "scale_k<%d>(%s, %s, %d);" % (self.r.randrange(1, 9), self.ptr(d),
+                                                         self.count([d], d.len), self.spin(ctx)))
+        else:
+            dv = self.pick_view(ctx, "dev")
+            if not dv:
+                return False
+            d = self.place(ctx, dv, self.pick_len(min(dv.len, 1024)))
+            hv = self.pick_view(ctx, "host", d.len)
+            if not hv:
+                return False
+            h = self.place(ctx, hv, d.len)
+            sid = self.nid()
+            st = "st%d" % sid
+            bid = self.emit_open(ctx, "{")
+            inner = ctx.child()
+            self.emit(inner, "Stage<%s> %s{%s, %s};" % (T, st, arg(d), cnt(d)), mark=False)
+            steps = [self.choice(["put", "run", "get"]) for _ in range(self.r.randint(1, 3))]
+            for step in steps:
+                if step == "put":
+                    self.charge(inner, 10)
+                    self.emit(inner, "%s.put(%s);" % (st, arg(h, True)))
+                elif step == "run":
+                    self.emit(inner, "%s.run(%s, %d);" % (st, salt(), self.spin(inner)))
+                else:
+                    self.charge(inner, 10)
+                    self.written(h)
+                    self.emit(inner, "%s.get(%s);" % (st, arg(h)))
+            self.written(d)
+            if steps[-1] == "get" and self.chance(0.5):
+                self.read_back_now(inner, h)
+            self.emit_close(ctx, bid)
+        self.used["tmpl"] += 1
+        return True
+
+    # -- v8: host lambdas -----------------------------------------------------------
+    def pat_lambda(self, ctx):
+        """A lambda over slice i of a host and a device range (copies, a launch, host
+        work), capturing [&], [=] or by name, called directly, in a loop, through
+        for_each_index or std::for_each; afterwards the caller sometimes copies out of the
+        captured buffer, or frees the block's own device buffer the lambda captured."""
+        gpu = ctx.func.gpu_ok
+        k = self.r.randint(1, 4)
+        s = self.choice([16, 32, 64, 128, 256])
+        lid = self.nid()
+        hv = self.pick_view(ctx, "host", k * s)
+        if not hv:
+            return False
+        hin = self.place(ctx, hv, k * s)
+        own_dev = gpu and self.chance(0.3)
+        d = None
+        if gpu and not own_dev:
+            dv = self.pick_view(ctx, "dev", k * s)
+            if not dv:
+                return False
+            d = self.place(ctx, dv, k * s)
+        hout = None
+        if gpu and self.chance(0.4):
+            ov = self.pick_view(ctx, "host", k * s)
+            if ov:
+                o = self.place(ctx, ov, k * s)
+                if relation(o, hin) == "disjoint":
+                    hout = o
+        names = {"h": "lh%d" % lid, "d": "ld%d" % lid, "o": "lo%d" % lid}
+        acc = self.chance(0.4)
+        body_lines, used, cost = [], [], 0
+        lam = ctx.child().child()
+
+        def sl(key):
+            if key not in used:
+                used.append(key)
+            return "%s + i * %d" % (names[key], s)
+
+        def line(text):
+            body_lines.append("  " * lam.indent + text + "  //@s%d" % self.nid())
+        for _ in range(self.r.randint(1, 3)):
+            x = self.r.random()
+            if gpu and x < 0.35:
+                line("CHECK(cudaMemcpy(%s, %s, %d * sizeof(unsigned int), "
+                     "cudaMemcpyHostToDevice));" % (sl("d"), sl("h"), s))
+                cost += 10
+            elif gpu and x < 0.6:
+                spin = self.choice([0, 0, 2, 5, 10])
+                line("k_scale<<<%d, %d>>>(%s, %s, %d, %d);" % (
+                    self.choice([1, 2]), self.choice([32, 64, 128]), sl("d"), self.odd(), s, spin))
+                self.kernels_used.add("k_scale")
+                cost += spin + 10
+            elif gpu and x < 0.8:
+                dst = "o" if hout is not None and self.chance(0.5) else "h"
+                line("CHECK(cudaMemcpy(%s, %s, %d * sizeof(unsigned int), "
+                     "cudaMemcpyDeviceToHost));" % (sl(dst), sl("d"), s))
+                cost += 10
+            else:
+                sl("h")
+                line("for (int j = 0; j < %d; ++j) %s[i * %d + j] = %s[i * %d + j] * %s + "
+                     "(unsigned int)i;" % (s, names["h"], s, names["h"], s, self.odd()))
+        if acc:
+            sl("h")
+            line("la%d += %s[i * %d];" % (lid, names["h"], s))
+        copy_out = gpu and (own_dev or ("d" in used and self.chance(0.3)))
+        if own_dev and "d" not in used:
+            sl("d")  # (the block's own buffer: filled by a launch in the lambda)
+            spin = self.choice([0, 2, 5])
+            line("k_fill<<<1, 64>>>(%s, %s, %d, %d);" % (names["d"] + " + i * %d" % s,
+                                                         self.u32(), s, spin))
+            self.kernels_used.add("k_fill")
+            cost += spin + 10
+        bid = self.emit_open(ctx, "{")
+        inner = ctx.child()
+        if "h" in used:
+            self.written(hin)
+            self.emit(inner, "auto *%s = %s;" % (names["h"], self.ptr(hin)), mark=False)
+        if own_dev:
+            self.emit(inner, "unsigned int *%s = nullptr;" % names["d"], mark=False)
+            self.api(inner, "cudaMalloc(&%s, %d * sizeof(unsigned int))" % (names["d"], k * s),
+                     mark=False)
+            self.api(inner, "cudaMemset(%s, %d, %d * sizeof(unsigned int))"
+                     % (names["d"], self.r.randrange(256), k * s), mark=False)
+        elif "d" in used:
+            self.written(d)
+            self.emit(inner, "auto *%s = %s;" % (names["d"], self.ptr(d)), mark=False)
+        if "o" in used:
+            self.written(hout)
+            self.emit(inner, "auto *%s = %s;" % (names["o"], self.ptr(hout)), mark=False)
+        if acc:
+            self.emit(inner, "unsigned int la%d = 0u;" % lid, mark=False)
+        cap = self.weighted([(3, "&"), (2, "="), (3, "names")])
+        if cap == "names" or (acc and cap == "="):
+            parts = []
+            for key in used:
+                parts.append(("&" if self.chance(0.3) else "") + names[key])
+            if acc:
+                parts.append("&la%d" % lid)
+            cap = ", ".join(parts)
+        self.emit(inner, "auto lf%d = [%s](int i) {" % (lid, cap), mark=False)
+        inner.func.lines += body_lines
+        self.emit(inner, "};", mark=False)
+        # the calls: k slices each, in one of the ways a program calls a lambda
+        calls = 0
+        for _ in range(self.r.randint(1, 2)):
+            if not self.can_afford(inner, cost * k * 2):
+                break
+            how = self.choice(["direct", "loop", "for_each_index", "std"])
+            if how == "direct" or k == 1:
+                self.emit(inner, "lf%d(%d);" % (lid, self.r.randrange(k)))
+                self.charge(inner, cost)
+            elif how == "loop":
+                self.emit(inner, "for (int i = 0; i < %d; ++i) lf%d(i);" % (k, lid))
+                self.charge(inner, cost * k)
+            elif how == "for_each_index":
+                self.emit(inner, "for_each_index(%d, lf%d);" % (k, lid))
+                self.charge(inner, cost * k)
+            else:
+                iv = "li%d_%d" % (lid, calls)
+                self.emit(inner, "std::vector<int> %s(%d);" % (iv, k), mark=False)
+                self.emit(inner, "for (int i = 0; i < %d; ++i) %s[i] = %d - 1 - i;" % (k, iv, k),
+                          mark=False)
+                self.emit(inner, "std::for_each(%s.begin(), %s.end(), lf%d);" % (iv, iv, lid))
+                self.charge(inner, cost * k)
+            calls += 1
+        if not calls:
+            self.emit(inner, "lf%d(0);" % lid)
+            self.charge(inner, cost)
+        if acc:
+            self.emit(inner, 'printf("la%d %%08x\\n", la%d);' % (lid, lid))
+        if copy_out:
+            # the caller copies out of the buffer the lambda captured
+            ov = self.pick_view(ctx, "host", k * s)
+            if ov:
+                o = self.place(ctx, ov, k * s, allow_var=False)
+                self.charge(inner, 10)
+                self.written(o)
+                self.api(inner, "cudaMemcpy(%s, %s, %d * sizeof(unsigned int), "
+                         "cudaMemcpyDeviceToHost)" % (self.ptr(o), names["d"], k * s))
+                if self.chance(0.5):
+                    self.read_back_now(inner, o)
+        if own_dev:
+            self.api(inner, "cudaFree(%s)" % names["d"], mark=False)
+        self.emit_close(ctx, bid)
+        self.used["lambda"] += 1
+        return True
+
+    # -- v8: classes that own buffers -----------------------------------------------
+    def class_views(self, ctx, name, dev_n, host_n, pinned):
+        """Declare a DevBuf and/or a HostBuf in the current scope; their views."""
+        out = []
+        if dev_n:
+            self.emit(ctx, "DevBuf %s(%d, %d);" % ("tb" + name, dev_n, self.r.randrange(256)),
+                      mark=False)
+            a = self.new_alloc("tb" + name, "dev", "cls-dev", dev_n)
+            out.append(View(a, "tb%s.data()" % name, "tb%s.data()" % name, 0, dev_n,
+                            "tb%s.size()" % name, "tb" + name))
+        if host_n:
+            self.emit(ctx, "HostBuf %s(%d, %s%s);" % ("th" + name, host_n, self.odd(),
+                                                    ", true" if pinned else ""), mark=False)
+            a = self.new_alloc("th" + name, "host", "cls-pinned" if pinned else "cls-host",
+                               host_n)
+            out.append(View(a, "th%s.data()" % name, "th" + name, 0, host_n,
+                            "th%s.size()" % name, "th" + name))
+        return out
+
+    def pat_scoped_buf(self, ctx):
+        """A block owning a DevBuf and a HostBuf: member copies, launches, devbuf_round
+        (both passed by reference), copies to and from the caller's buffers; the
+        destructors free them at the block's end, after copies a tool may have made
+        asynchronous."""
+        if not ctx.func.gpu_ok:
+            return False
+        n = self.choice([64, 128, 256, 512, 1024])
+        bid = self.emit_open(ctx, "{")
+        inner = ctx.child()
+        name = str(self.nid())
+        tb, th = self.class_views(inner, name, n, n + self.choice([0, 0, 64]), self.chance(0.3))
+        for _ in range(self.r.randint(1, 4)):
+            x = self.r.random()
+            if x < 0.2:
+                self.charge(inner, 10)
+                self.emit(inner, "tb%s.upload(th%s.data());" % (name, name))
+            elif x < 0.35:
+                hv = self.pick_view(ctx, "host", n)
+                if hv:
+                    h = self.place(ctx, hv, n)
+                    self.charge(inner, 10)
+                    self.emit(inner, "tb%s.upload(%s);" % (name, self.ptr(h)))
+            elif x < 0.5:
+                self.kernel_on(inner, Region(tb, 0, n))
+            elif x < 0.65:
+                self.charge(inner, 10)
+                self.emit(inner, "tb%s.download(th%s.data());" % (name, name))
+            elif x < 0.75:
+                hv = self.pick_view(ctx, "host", n)
+                if hv:
+                    h = self.place(ctx, hv, n)
+                    self.written(h)
+                    self.charge(inner, 10)
+                    self.emit(inner, "tb%s.download(%s);" % (name, self.ptr(h)))
+            elif x < 0.88:
+                self.charge(inner, self.choice(SPINS[:5]) + 30)
+                self.emit(inner, "devbuf_round(tb%s, th%s, %s, %d);"
+                          % (name, name, self.odd(), self.choice(SPINS[:5])))
+            else:
+                dv = self.pick_view(ctx, "dev", 1)
+                if dv:
+                    m = min(n, dv.len)
+                    d = self.place(ctx, dv, self.pick_len(m))
+                    if self.chance(0.5):
+                        self.d2d(inner, Region(tb, 0, d.len), d)
+                    else:
+                        self.d2d(inner, d, Region(tb, 0, d.len))
+        if self.chance(0.6):
+            pid = self.nid()
+            self.emit(inner, 'printf("cb%d %%08x\\n", checksum(th%s.data(), th%s.size()));'
+                      % (pid, name, name))
+        self.emit_close(ctx, bid)
+        self.used["class"] += 1
+        return True
+
+    def d2d(self, ctx, d, s):
+        self.written(d)
+        self.charge(ctx, 10)
+        self.api(ctx, "cudaMemcpy(%s, %s, %s, cudaMemcpyDeviceToDevice)"
+                 % (self.ptr(d), self.ptr(s), self.nbytes(self.count([d, s], d.len))))
+
+    def op_class_round(self, ctx):
+        """devbuf_round on main's own DevBuf and HostBuf (passed by reference)."""
+        if not ctx.func.is_main:
+            return False
+        devs = [a for a in self.main_allocs if a.alive and a.kind == "cls-dev"]
+        hosts = [a for a in self.main_allocs if a.alive and a.kind in ("cls-host", "cls-pinned")]
+        pairs = [(d, h) for d in devs for h in hosts if h.size >= d.size]
+        if not pairs:
+            return False
+        d, h = self.choice(pairs)
+        spin = self.spin(ctx)
+        self.charge(ctx, 20)
+        self.emit(ctx, "devbuf_round(%s, %s, %s, %d);" % (d.name, h.name, self.odd(), spin))
+        self.used["class"] += 1
+        return True
+
+    # -- v8: launch loops -----------------------------------------------------------
+    def pat_launch_loop(self, ctx):
+        """50..400 iterations of a fixed sequence of 2..5 small launches (sometimes a D2D
+        copy or a memset) with loop-invariant shapes and arguments that change with the
+        iteration; no host read in the body, except sometimes one after every K-th
+        iteration of a value the body wrote; sometimes a sync in the body."""
+        if not ctx.func.gpu_ok:
+            return False
+        s = self.choice([32, 64, 128])
+        m = self.choice([1, 2, 4])
+        regs = self.regions_apart(ctx, [("dev", m * s), ("dev", s), ("dev", s)])
+        if not regs:
+            return False
+        a, b, c = regs
+        nops = self.r.randint(2, 5)
+        iters = self.r.randint(50, 400)
+        while iters > 50 and iters * ctx.mult > 800:
+            iters //= 2
+        if not self.can_afford(ctx, iters * nops * 3):
+            iters = 50
+            if not self.can_afford(ctx, iters * nops * 3):
+                return False
+        self.charge(ctx, iters * nops * 3)
+        lid = self.nid()
+        var = "il%d" % lid
+        sa = "%s + (%s %% %d) * %d" % (self.ptr(a), var, m, s) if m > 1 else self.ptr(a)
+        pb, pc = self.ptr(b), self.ptr(c)
+
+        def cfg():
+            return self.choice(["<<<1, %d>>>" % s, "<<<2, 32>>>",
+                                "<<<(%d + 63) / 64, 64>>>" % s, "<<<1, 64, 0, 0>>>"])
+        it = "(unsigned int)%s" % var
+        ops = [
+            lambda: ("k_scale", "k_scale%s(%s, %s * 2u + %s, %d, 0);" % (cfg(), sa, it,
+                                                                          self.odd(), s), "a"),
+            lambda: ("k_add", "k_add%s(%s, %s, %d, 0);" % (cfg(), pb, sa, s), "b"),
+            lambda: ("k_xor", "k_xor<unsigned int>%s(%s, %s, %s + %s, %d, 0);"
+                     % (cfg(), sa, pb, it, self.u32(), s), "a"),
+            lambda: ("k_fill", "k_fill%s(%s, %s ^ %s, %d, 0);" % (cfg(), pc, it, self.u32(), s),
+                     "c"),
+            lambda: ("k_mix", "k_mix%s(%s, %s, %s, %d, 0);" % (cfg(), pc, sa, pb, s), "c"),
+            lambda: ("k_shift", "k_shift%s(%s, %s, %d, 0);" % (cfg(), pb, pc, s), "b"),
+        ]
+        body, wrote = [], []
+        for _ in range(nops):
+            x = self.r.random()
+            if x < 0.1:
+                body.append("CHECK(cudaMemcpy(%s, %s, %d * sizeof(unsigned int), "
+                            "cudaMemcpyDeviceToDevice));" % (pc, sa, s))
+                wrote.append("c")
+            elif x < 0.17:
+                body.append("CHECK(cudaMemset(%s, (int)(%s & 255), %d * sizeof(unsigned int)));"
+                            % (pb, var, s))
+                wrote.append("b")
+            else:
+                kname, text, w = self.choice(ops)()
+                self.kernels_used.add(kname)
+                body.append(text)
+                wrote.append(w)
+        self.written(a, b, c)
+        bid = self.emit_open(ctx, "{")
+        inner = ctx.child()
+        read = self.chance(0.35)
+        if read:
+            self.emit(inner, "unsigned int lacc%d = 0u, lrd%d = 0u;" % (lid, lid), mark=False)
+        self.emit(inner, "for (int %s = 0; %s < %d; ++%s) {" % (var, var, iters, var),
+                  mark=False)
+        lb = inner.child()
+        sync_at = self.r.randrange(len(body) + 1) if self.chance(0.15) else -1
+        for i, text in enumerate(body):
+            if i == sync_at:
+                self.emit(lb, "CHECK(cudaDeviceSynchronize());")
+            self.emit(lb, text)
+        if read:
+            w = self.choice(wrote)
+            src = {"a": sa, "b": pb, "c": pc}[w]
+            kk = self.choice([1, 7, 16, 50])
+            self.emit(lb, "if (%s %% %d == %d) { CHECK(cudaMemcpy(&lrd%d, %s, sizeof(unsigned "
+                      "int), cudaMemcpyDeviceToHost)); lacc%d = lacc%d * 31u + lrd%d; }"
+                      % (var, kk, kk - 1, lid, src, lid, lid, lid))
+        self.emit(inner, "}", mark=False)
+        if read:
+            self.emit(inner, 'printf("ll%d %%08x\\n", lacc%d);' % (lid, lid))
+        self.emit_close(ctx, bid)
+        self.used["lloop"] += 1
+        return True
+
+    # -- v8: helpers whose copies outlive them -------------------------------------
+    def pend_helper(self, ctx, kind):
+        """A pend_* helper of `kind` (up, down, launch) callable from ctx's unit: an
+        existing one (a helper called from several places) or a new one, static in
+        main.cu or, in a program of several units, defined in a part."""
+        unit = ctx.func.unit
+        ok = [h for h in self.pend_helpers if h["kind"] == kind and (h["unit"] or not unit)]
+        if ok and self.chance(0.5):
+            return self.choice(ok)
+        name = "pend_%s%d" % (kind, self.nid())
+        hu = unit
+        if self.n_parts and (unit or self.chance(0.6)):
+            hu = self.r.randint(1, self.n_parts)
+        spin = self.choice([0, 5, 10, 20, 40, 80])
+        cfg = "<<<(n + 127) / 128, 128>>>"
+        body, cost = [], 10
+        if kind == "up":
+            sig = "void %s(unsigned int *d, const unsigned int *h, int n)" % name
+            body.append("  CHECK(cudaMemcpy(d, h, (size_t)n * sizeof(unsigned int), "
+                        "cudaMemcpyHostToDevice));")
+            if self.chance(0.5):
+                body.append("  k_scale%s(d, %s, n, %d);" % (cfg, self.odd(), spin))
+                cost += spin + 10
+        elif kind == "down":
+            sig = "void %s(unsigned int *h, unsigned int *d, int n)" % name
+            if self.chance(0.5):
+                body.append("  k_scale%s(d, %s, n, %d);" % (cfg, self.odd(), spin))
+                cost += spin + 10
+            body.append("  CHECK(cudaMemcpy(h, d, (size_t)n * sizeof(unsigned int), "
+                        "cudaMemcpyDeviceToHost));")
+        else:
+            sig = "void %s(unsigned int *d, int n, unsigned int k)" % name
+            body.append("  k_scale%s(d, k | 1u, n, %d);" % (cfg, spin))
+            if self.chance(0.5):
+                body.append("  k_fill%s(d + n / 2, k, n - n / 2, 0);" % cfg)
+            cost += spin + 10
+        self.kernels_used.update(("k_scale", "k_fill"))
+        if hu:
+            self.part_decls.append("%s;  // part%d.cu" % (sig, hu))
+            text = [sig + " {"] + body + ["}", ""]
+        else:
+            text = ["[[maybe_unused]] static %s {" % sig] + body + ["}", ""]
+        self.pend_defs.setdefault(hu, []).extend(text)
+        h = dict(name=name, kind=kind, unit=hu, cost=cost)
+        self.pend_helpers.append(h)
+        return h
+
+    def host_gap(self, ctx, avoid):
+        """Host work on buffers apart from `avoid`: a loop of real work or a checksum."""
+        regs = self.regions_apart(ctx, [("host", self.pick_len(1024))], avoid)
+        if not regs:
+            return False
+        g = regs[0]
+        if self.chance(0.35):
+            pid = self.nid()
+            self.emit(ctx, 'printf("gap%d %%08x\\n", checksum(%s, %s));'
+                      % (pid, self.ptr(g), self.count([g], g.len)))
+            return True
+        rounds = self.choice([4, 16, 64])
+        self.written(g)
+        self.emit(ctx, "for (int r = 0; r < %d; ++r) for (int j = 0; j < %d; ++j) %s = %s * "
+                  "1664525u + (unsigned int)(r + j);"
+                  % (rounds, g.len, self.at(g, "j"), self.at(g, "j")))
+        return True
+
+    def pat_pending(self, ctx):
+        """A helper that copies (or launches) and returns; the caller does host work on
+        other buffers (or none), and only then uses the helper's buffers: a kernel, a
+        host read of what was downloaded, a re-upload, or a free of its own buffer."""
+        if not ctx.func.gpu_ok:
+            return False
+        kind = self.weighted([(3, "up"), (2, "down"), (1, "launch")])
+        shape = self.weighted([(3, "gap"), (2, "now"), (1.5, "loop"), (1.5, "free")])
+        if shape == "loop" and (ctx.depth >= self.cfg["max_depth"]
+                                or ctx.mult * 2 > self.cfg["max_mult"]):
+            shape = "gap"
+        h = self.pend_helper(ctx, kind)
+        if not self.can_afford(ctx, h["cost"] * 4 + 40):
+            return False
+        if shape == "loop":
+            k = self.r.randint(2, 4)
+            while ctx.mult * k > self.cfg["max_mult"]:
+                k -= 1
+            s = self.choice([16, 32, 64, 128])
+            regs = self.regions_apart(ctx, [("host", k * s), ("dev", k * s)])
+            if not regs:
+                return False
+            var = "ip%d" % self.nid()
+            hr = Region(regs[0].view, regs[0].off, s, var, s, k)
+            dr = Region(regs[1].view, regs[1].off, s, var, s, k)
+            hfull = Region(regs[0].view, regs[0].off, k * s)
+            bid = self.emit_open(ctx, "for (int %s = 0; %s < %d; ++%s) {" % (var, var, k, var))
+            body = ctx.child((var, k), "for", k)
+            self.pend_call(body, h, hr, dr)
+            if self.chance(0.6):
+                self.host_gap(body, [hfull])
+            self.pend_use(body, h, hr, dr, [hfull])
+            self.emit_close(ctx, bid)
+        elif shape == "free":
+            n = self.choice([64, 256, 1000])
+            pid = self.nid()
+            bid = self.emit_open(ctx, "{")
+            inner = ctx.child()
+            if kind == "down":
+                hname = "ph%d" % pid
+                self.emit(inner, "unsigned int *%s = (unsigned int *)malloc(%d * sizeof(unsigned "
+                          "int));" % (hname, n), mark=False)
+                self.host_init(inner, hname, n)
+                hr = Region(View(self.new_alloc(hname, "host", "temphost", n), hname, hname, 0, n),
+                            0, n)
+                dv = self.pick_view(ctx, "dev", n)
+                if not dv:
+                    self.emit(inner, "free(%s);" % hname, mark=False)
+                    self.emit_close(ctx, bid)
+                    return True
+                dr = self.place(ctx, dv, n)
+                self.pend_call(inner, h, hr, dr)
+                if self.chance(0.5):
+                    self.host_gap(inner, [])
+                pid2 = self.nid()
+                self.emit(inner, 'printf("pf%d %%08x\\n", checksum(%s, %d));' % (pid2, hname, n))
+                self.emit(inner, "free(%s);" % hname, mark=False)
+            else:
+                dname = "pd%d" % pid
+                self.emit(inner, "unsigned int *%s = nullptr;" % dname, mark=False)
+                self.api(inner, "cudaMalloc(&%s, %d * sizeof(unsigned int))" % (dname, n),
+                         mark=False)
+                self.api(inner, "cudaMemset(%s, %d, %d * sizeof(unsigned int))"
+                         % (dname, self.r.randrange(256), n), mark=False)
+                dr = Region(View(self.new_alloc(dname, "dev", "tempdev", n), dname, dname, 0, n),
+                            0, n)
+                hv = self.pick_view(ctx, "host", n)
+                hr = self.place(ctx, hv, n) if hv else None
+                if hr is None and kind == "up":
+                    self.api(inner, "cudaFree(%s)" % dname, mark=False)
+                    self.emit_close(ctx, bid)
+                    return True
+                self.pend_call(inner, h, hr, dr)
+                if self.chance(0.5):
+                    self.host_gap(inner, [hr] if hr else [])
+                if self.chance(0.6):
+                    hv2 = self.pick_view(ctx, "host", n)
+                    if hv2:
+                        o = self.place(ctx, hv2, n)
+                        self.move(inner, o, dr, "D2H", allow_2d=False)
+                self.api(inner, "cudaFree(%s)" % dname, mark=False)  # freed next
+            self.emit_close(ctx, bid)
+        else:
+            n = self.pick_len(1024)
+            regs = self.regions_apart(ctx, [("host", n), ("dev", n)])
+            if not regs:
+                return False
+            hr, dr = regs
+            self.pend_call(ctx, h, hr, dr)
+            if shape == "gap":
+                for _ in range(self.r.randint(1, 2)):
+                    self.host_gap(ctx, [hr])
+            self.pend_use(ctx, h, hr, dr, [hr])
+        self.used["pend"] += 1
+        return True
+
+    def pend_call(self, ctx, h, hr, dr):
+        self.charge(ctx, h["cost"])
+        n = self.count([dr] + ([hr] if hr is not None else []), dr.len)
+        self.written(dr)
+        if h["kind"] == "up":
+            self.emit(ctx, "%s(%s, %s, %s);" % (h["name"], self.ptr(dr), self.ptr(hr), n))
+        elif h["kind"] == "down":
+            self.written(hr)
+            self.emit(ctx, "%s(%s, %s, %s);" % (h["name"], self.ptr(hr), self.ptr(dr), n))
+        else:
+            self.emit(ctx, "%s(%s, %s, %s);" % (h["name"], self.ptr(dr), n, self.u32()))
+
+    def pend_use(self, ctx, h, hr, dr, avoid):
+        """The first use of the helper's buffers after its call."""
+        x = self.r.random()
+        if h["kind"] == "down":
+            if x < 0.6:
+                pid = self.nid()
+                self.emit(ctx, 'printf("pu%d %%08x\\n", checksum(%s, %s));'
+                          % (pid, self.ptr(hr), self.count([hr], hr.len)))
+            elif x < 0.8:
+                self.move(ctx, dr, hr, "H2D", allow_2d=False)  # re-upload
+            else:
+                self.written(hr)
+                self.emit(ctx, "for (int j = 0; j < %d; ++j) %s += 1u;" % (hr.len, self.at(hr, "j")))
+            return
+        if x < 0.45:
+            self.kernel_on(ctx, dr)
+        elif x < 0.8:
+            hv = self.pick_view(ctx, "host", dr.len)
+            if hv:
+                o = self.place(ctx, hv, dr.len)
+                self.move(ctx, o, dr, "D2H", allow_2d=False)
+                pid = self.nid()
+                self.emit(ctx, 'printf("pu%d %%08x\\n", checksum(%s, %s));'
+                          % (pid, self.ptr(o), self.count([o], o.len)))
+        elif hr is not None:
+            self.move(ctx, dr, hr, "H2D", allow_2d=False)  # re-upload
+
     # -- statements --------------------------------------------------------------
     def stmts(self, ctx, n):
         for _ in range(n):
@@ -2068,6 +2825,18 @@ class Gen:
             opts.append((3, self.pat_own_streams))
         if self.f_ifdef:
             opts.append((1.2, self.op_inactive))
+        if f.gpu_ok and self.f_tmpl:
+            opts.append((2, self.op_tmpl))
+        if self.f_lambda:
+            opts.append((1.5, self.pat_lambda))
+        if f.gpu_ok and self.f_class:
+            opts.append((1, self.pat_scoped_buf))
+            if f.is_main:
+                opts.append((0.7, self.op_class_round))
+        if f.gpu_ok and self.f_lloop:
+            opts.append((0.6, self.pat_launch_loop))
+        if f.gpu_ok and self.f_pend:
+            opts.append((2, self.pat_pending))
         if ctx.loop_kind:
             opts.append((1, self.ctrl_jump))
         if not f.is_main:
@@ -2169,6 +2938,8 @@ class Gen:
         return True
 
     def free_stmt(self, ctx, a, mark):
+        if a.kind in ("cls-dev", "cls-host", "cls-pinned", "uptr"):
+            return  # v8: freed by its destructor at the end of main
         if a.kind == "malloc":
             self.emit(ctx, "%s(%s);" % ("release_host" if self.chance(0.25) else "free", a.name),
                       mark)
@@ -2311,6 +3082,35 @@ class Gen:
             f.views += [hv, dv]
             f.structs.append(StructInst(sname, acc, hv, dv, n))
             self.main_allocs += [ha, da]
+        # v8: buffers owned by objects of main: DevBuf, HostBuf, std::unique_ptr<[]>
+        if self.f_class:
+            for j in range(self.r.randint(1, 3)):
+                n = self.choice([256, 512, 1024, 2048])
+                x = self.r.random()
+                if x < 0.4:
+                    name = "db%d" % j
+                    self.emit(ctx, "DevBuf %s(%d, %d);" % (name, n, self.r.randrange(256)),
+                              mark=False)
+                    a = self.new_alloc(name, "dev", "cls-dev", n)
+                    f.views.append(View(a, "%s.data()" % name, "%s.data()" % name, 0, n,
+                                        "%s.size()" % name, name))
+                elif x < 0.75:
+                    name = "hb%d" % j
+                    pinned = self.chance(0.3)
+                    self.emit(ctx, "HostBuf %s(%d, %s%s);" % (name, n, self.odd(),
+                                                            ", true" if pinned else ""),
+                              mark=False)
+                    a = self.new_alloc(name, "host", "cls-pinned" if pinned else "cls-host", n)
+                    f.views.append(View(a, "%s.data()" % name, name, 0, n, "%s.size()" % name,
+                                        name))
+                else:
+                    name = "up%d" % j
+                    self.emit(ctx, "std::unique_ptr<unsigned int[]> %s(new unsigned int[%d]);"
+                              % (name, n), mark=False)
+                    self.host_init(ctx, name, n)
+                    a = self.new_alloc(name, "host", "uptr", n)
+                    f.views.append(View(a, "%s.get()" % name, name, 0, n))
+                self.main_allocs.append(a)
         # aliases: a second name for a buffer, or a pointer into it
         for _ in range(self.r.randint(0, 3)):
             base = self.choice([v for v in f.views if v.off == 0 and v.len == v.alloc.size
@@ -2338,7 +3138,12 @@ class Gen:
         for flag, key, op in ((self.f_async, "async", self.op_own_async),
                               (self.n_streams, "streams", self.pat_own_streams),
                               (self.f_timer, "timer", self.pat_timed),
-                              (self.f_ifdef, "ifdef", self.op_inactive)):
+                              (self.f_ifdef, "ifdef", self.op_inactive),
+                              (self.f_tmpl, "tmpl", self.op_tmpl),
+                              (self.f_lambda, "lambda", self.pat_lambda),
+                              (self.f_class, "class", self.pat_scoped_buf),
+                              (self.f_lloop, "lloop", self.pat_launch_loop),
+                              (self.f_pend, "pend", self.pat_pending)):
             for _ in range(5):
                 if not flag or self.used[key] or op(ctx):
                     break
@@ -2386,7 +3191,8 @@ class Gen:
             self.emit(ctx.child(), "CHECK(cudaStreamDestroy(us[si]));", mark=False)
         if self.f_timer:
             self.timer_release(ctx)
-        if self.chance(0.3):
+        if self.chance(0.3) and not self.f_class:
+            # (v8: not with DevBuf / HostBuf in main: their destructors run after it)
             self.api(ctx, "cudaDeviceReset()", mark=False)
         self.emit(ctx, "return 0;", mark=False)
         return f
@@ -2403,6 +3209,13 @@ class Gen:
         self.n_streams = self.r.randint(1, 3) if self.chance(0.5) else 0
         # v7: half of the programs are projects of two or three translation units
         self.n_parts = self.r.randint(1, 2) if self.chance(0.5) else 0
+        # v8: templates, lambdas, classes owning buffers, launch loops, helpers whose
+        # copies outlive them, each in a share of the programs
+        self.f_tmpl = self.chance(0.4)
+        self.f_lambda = self.chance(0.4)
+        self.f_class = self.chance(0.4)
+        self.f_lloop = self.chance(0.35)
+        self.f_pend = self.chance(0.45)
         lo, hi = self.cfg["helpers"]
         n_helpers = self.r.randint(lo, hi) + self.n_parts
         if self.n_parts:
@@ -2419,6 +3232,7 @@ class Gen:
         if self.n_parts:
             out.append('#include "parts.h"')
             out.append("")
+        out += self.pend_defs.get(0, [])
         out += self.helper_defs(0)
         out += self.stream_helpers
         out.append("int main() {")
@@ -2430,6 +3244,7 @@ class Gen:
             out.append(PART_PRELUDE)
             out.append('#include "parts.h"')
             out.append("")
+            out += self.pend_defs.get(u, [])
             out += self.helper_defs(u)
             out += self.part_chains.get(u, [])
             files.append(("part%d.cu" % u, "\n".join(out).rstrip("\n") + "\n"))
@@ -2477,6 +3292,18 @@ def generate(seed, size="small"):
         raise ValueError("seed %d (%s) is a program of %d files: use generate_files"
                          % (seed, size, len(files)))
     return files[0][1]
+
+
+V8_CONSTRUCTS = ("tmpl", "lambda", "class", "lloop", "pend")
+
+
+def v8_used(seed, size="small"):
+    """The v8 constructs the program of (seed, size) emits, as {name: count}: tmpl (host
+    templates), lambda, class (block-scoped DevBuf/HostBuf), lloop (launch loops), pend
+    (helpers whose copies outlive them)."""
+    g = Gen(seed, size)
+    g.program()
+    return {k: g.used[k] for k in V8_CONSTRUCTS if g.used[k]}
 
 
 def is_multi(seed, size="small"):
