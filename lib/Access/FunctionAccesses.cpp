@@ -721,25 +721,45 @@ struct FunctionAccesses::Impl {
 
   void collectOps(const Stmt *S);
 
-  /// The definition \p Call runs when that function may return while work
-  /// it put on a stream of the program's own is still running.
-  const FunctionDecl *leavesOwnStreamWork(const CallExpr *Call) const {
+  /// The definition a host call (not a launch) runs, if it has a body.
+  static const FunctionDecl *calledDefinition(const CallExpr *Call) {
     const FunctionDecl *Callee = Call->getDirectCallee(), *Def = nullptr;
     if (!Callee || !Callee->hasBody(Def) || !Def || isa<CUDAKernelCallExpr>(Call))
       return nullptr;
-    return Pts->callees().summaryOf(Def).LeavesOwnStreamWork ? Def : nullptr;
+    return Def;
   }
 
-  /// The definition \p Call runs when that function returns with work
-  /// pending on a stream of the tool's, and the stream.
-  std::optional<std::pair<const FunctionDecl *, unsigned>>
-  returnsWithWorkPending(const CallExpr *Call) const {
-    const FunctionDecl *Callee = Call->getDirectCallee(), *Def = nullptr;
-    if (!Callee || !Callee->hasBody(Def) || !Def || isa<CUDAKernelCallExpr>(Call))
-      return std::nullopt;
-    if (std::optional<unsigned> Stream = Pts->callees().pendingWorkStream(Def))
-      return std::make_pair(Def, *Stream);
-    return std::nullopt;
+  /// The definition \p Call runs when that function may return while work
+  /// it put on a stream of the program's own is still running.
+  const FunctionDecl *leavesOwnStreamWork(const CallExpr *Call) const {
+    const FunctionDecl *Def = calledDefinition(Call);
+    return Def && Pts->callees().summaryOf(Def).LeavesOwnStreamWork ? Def : nullptr;
+  }
+
+  /// The work \p Call of \p Def leaves running when it returns, as an op of
+  /// this function of kind \p Kind touching what the callee's summary says:
+  /// its device side only (\p DeviceOnly), or everything.
+  GpuOp workLeftBy(const CallExpr *Call, const FunctionDecl *Def, GpuOpKind Kind, bool DeviceOnly) {
+    const FunctionSummary &Sum = Pts->callees().summaryOf(Def);
+    GpuOp Op{static_cast<unsigned>(Ops.size()),
+             Kind,
+             Def->getNameAsString(),
+             Call,
+             nullptr,
+             {},
+             {},
+             lineOf(Call->getBeginLoc()),
+             columnOf(Call->getBeginLoc()),
+             Kind != GpuOpKind::CallWork};
+    CallSite C = CallSite::of(Call);
+    for (const SummaryAccess &A : Sum.Accesses)
+      if (uint8_t Mode = DeviceOnly ? A.Device : A.Host | A.Device)
+        Pts->addAccess(Op.Effects, Pts->instantiate(A.Object, C, Sum), Mode, Op.UnknownWhy);
+    if (uint8_t Mode = DeviceOnly ? Sum.UnknownDevice : Sum.unknownMode()) {
+      Op.UnknownWhy = "`" + Op.Callee + "`: " + Sum.UnknownWhy;
+      Op.Effects.add(UnknownObject, Mode);
+    }
+    return Op;
   }
 
   bool ReturnsWithWorkPending = false;
@@ -785,57 +805,22 @@ void FunctionAccesses::Impl::collectOps(const Stmt *S) {
       // The work the callee may leave running on a stream of the program's
       // own when it returns: an op of this function on an unnamed stream of
       // the program, touching whatever the callee touches.
-      const FunctionSummary &Sum = Pts->callees().summaryOf(Def);
-      GpuOp Op{static_cast<unsigned>(Ops.size()),
-               GpuOpKind::Launch,
-               Def->getNameAsString(),
-               Call,
-               nullptr,
-               {},
-               {},
-               lineOf(Call->getBeginLoc()),
-               columnOf(Call->getBeginLoc()),
-               true};
-      CallSite C = CallSite::of(Call);
-      for (const SummaryAccess &A : Sum.Accesses)
-        if (uint8_t Mode = A.Host | A.Device)
-          Pts->addAccess(Op.Effects, Pts->instantiate(A.Object, C, Sum), Mode, Op.UnknownWhy);
-      if (uint8_t Mode = Sum.unknownMode()) {
-        Op.UnknownWhy = "`" + Op.Callee + "`: " + Sum.UnknownWhy;
-        Op.Effects.add(UnknownObject, Mode);
-      }
       OpIndex[Call] = Ops.size();
-      Ops.push_back(std::move(Op));
+      Ops.push_back(workLeftBy(Call, Def, GpuOpKind::Launch, false));
     }
   if (const auto *Call = dyn_cast<CallExpr>(S); Call && !isGpuOpCall(S))
-    if (auto Pending = returnsWithWorkPending(Call)) {
-      // The work the callee leaves running when it returns: an op of this
-      // function on the callee's stream, touching what the callee's GPU work
-      // may touch (the host accesses of the call happen during the call).
-      const FunctionSummary &Sum = Pts->callees().summaryOf(Pending->first);
-      GpuOp Op{static_cast<unsigned>(Ops.size()),
-               GpuOpKind::CallWork,
-               Pending->first->getNameAsString(),
-               Call,
-               nullptr,
-               {},
-               {},
-               lineOf(Call->getBeginLoc()),
-               columnOf(Call->getBeginLoc()),
-               false};
-      CallSite C = CallSite::of(Call);
-      for (const SummaryAccess &A : Sum.Accesses)
-        if (A.Device)
-          Pts->addAccess(Op.Effects, Pts->instantiate(A.Object, C, Sum), A.Device, Op.UnknownWhy);
-      if (Sum.UnknownDevice) {
-        Op.UnknownWhy = "`" + Op.Callee + "`: " + Sum.UnknownWhy;
-        Op.Effects.add(UnknownObject, Sum.UnknownDevice);
+    if (const FunctionDecl *Def = calledDefinition(Call))
+      if (std::optional<unsigned> Stream = Pts->callees().pendingWorkStream(Def)) {
+        // The work the callee leaves running on a stream of the tool's when
+        // it returns: an op of this function on that stream, touching what
+        // the callee's GPU work may touch (the call's host accesses happen
+        // during the call).
+        GpuOp Op = workLeftBy(Call, Def, GpuOpKind::CallWork, true);
+        Op.HostSideEffects = Op.Effects;
+        Op.FixedStream = Stream;
+        OpIndex[Call] = Ops.size();
+        Ops.push_back(std::move(Op));
       }
-      Op.HostSideEffects = Op.Effects;
-      Op.FixedStream = Pending->second;
-      OpIndex[Call] = Ops.size();
-      Ops.push_back(std::move(Op));
-    }
   if (isGpuOpCall(S)) {
     const auto *Call = cast<CallExpr>(S);
     OpEffects E = opEffects(*Pts, Call);
@@ -881,8 +866,8 @@ bool FunctionAccesses::hasOps(const FunctionDecl &F,
     if (isGpuOpCall(S) || llvm::is_contained(StreamOrdered, S))
       return true;
     if (const auto *Call = dyn_cast<CallExpr>(S); Device && Call)
-      if (const FunctionDecl *Callee = Call->getDirectCallee(), *Def = nullptr;
-          Callee && Callee->hasBody(Def) && Def && Device->pendingWorkStream(Def))
+      if (const FunctionDecl *Def = Impl::calledDefinition(Call);
+          Def && Device->pendingWorkStream(Def))
         return true;
     return llvm::any_of(S->children(), Find);
   };
