@@ -6,7 +6,8 @@
 //   ./fixed-costs                     every mode, each in fresh processes (re-runs itself)
 //   ./fixed-costs --processes 5       fresh processes per first-use mode (default 3)
 //   ./fixed-costs --first MODE        one first-use mode in this process: context, stream,
-//                                     event or pool (raw numbers of one process)
+//                                     event, pool or graph (raw numbers of one process), or
+//                                     graphs: the per-call costs of CUDA graphs
 //   ./fixed-costs --calls             the per-call costs in this process
 //
 // A first-use cost is only real as the first such call of a process, so each first-use mode runs
@@ -234,6 +235,114 @@ static void calls() {
   CHECK(cudaStreamDestroy(s2));
 }
 
+// A kernel a launch-bound loop is made of: one block, a few hundred nanoseconds of work.
+__global__ void tiny_kernel(float *p) { p[threadIdx.x] = p[threadIdx.x] * 0.5f + 1.0f; }
+
+// Captures `nodes` launches of tiny_kernel on `s` into a graph.
+static cudaGraph_t capture_tiny(cudaStream_t s, float *d, int nodes) {
+  cudaGraph_t g;
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  for (int i = 0; i < nodes; ++i)
+    tiny_kernel<<<1, 32, 0, s>>>(d);
+  CHECK(cudaStreamEndCapture(s, &g));
+  return g;
+}
+
+// The first graph of a process: capture and instantiation of a 4-node graph.
+static void first_graph() {
+  cudaStream_t s;
+  CHECK(cudaStreamCreate(&s));
+  float *d;
+  CHECK(cudaMalloc(&d, 32 * sizeof(float)));
+  empty_kernel<<<1, 1, 0, s>>>();
+  tiny_kernel<<<1, 32, 0, s>>>(d);
+  CHECK(cudaStreamSynchronize(s));
+  double t = now();
+  cudaGraph_t g = capture_tiny(s, d, 4);
+  cudaGraphExec_t x;
+  CHECK(cudaGraphInstantiate(&x, g, 0));
+  emit("graph_capture_instantiate_first_s", now() - t);
+  CHECK(cudaGraphExecDestroy(x));
+  CHECK(cudaGraphDestroy(g));
+  CHECK(cudaFree(d));
+  CHECK(cudaStreamDestroy(s));
+}
+
+// Per-call costs of replaying a launch sequence as a graph, and the device time per kernel of
+// a launch-bound sequence with and without one. Keys end in _n4, _n16, _n64: nodes per graph.
+static void graph_calls() {
+  cudaStream_t s;
+  CHECK(cudaStreamCreate(&s));
+  float *d;
+  CHECK(cudaMalloc(&d, 32 * sizeof(float)));
+  CHECK(cudaMemset(d, 0, 32 * sizeof(float)));
+  tiny_kernel<<<1, 32, 0, s>>>(d);
+  CHECK(cudaStreamSynchronize(s));
+  cudaGraphExec_t warm; // the process's first instantiation is not a per-call cost
+  cudaGraph_t wg = capture_tiny(s, d, 4);
+  CHECK(cudaGraphInstantiate(&warm, wg, 0));
+  CHECK(cudaGraphExecDestroy(warm));
+  CHECK(cudaGraphDestroy(wg));
+  const int reps = 50;
+  for (int nodes : {4, 16, 64}) {
+    std::string suffix = "_n" + std::to_string(nodes) + "_s";
+    Samples captured, instantiated, updated, destroyed;
+    cudaGraphExec_t x = nullptr;
+    for (int r = 0; r < reps; ++r) {
+      captured.start();
+      cudaGraph_t g = capture_tiny(s, d, nodes);
+      captured.stop();
+      if (r == 0) {
+        instantiated.start();
+        CHECK(cudaGraphInstantiate(&x, g, 0));
+        instantiated.stop();
+      } else {
+        cudaGraphExecUpdateResultInfo info;
+        updated.start();
+        CHECK(cudaGraphExecUpdate(x, g, &info));
+        updated.stop();
+        cudaGraphExec_t y;
+        instantiated.start();
+        CHECK(cudaGraphInstantiate(&y, g, 0));
+        instantiated.stop();
+        destroyed.start();
+        CHECK(cudaGraphExecDestroy(y));
+        destroyed.stop();
+      }
+      CHECK(cudaGraphDestroy(g));
+    }
+    emit(("graph_capture" + suffix).c_str(), captured.median());
+    emit(("graph_instantiate" + suffix).c_str(), instantiated.median());
+    emit(("graph_exec_update" + suffix).c_str(), updated.median());
+    emit(("graph_exec_destroy" + suffix).c_str(), destroyed.median());
+    Samples launched;
+    for (int r = 0; r < 4 * reps; ++r) {
+      launched.start();
+      CHECK(cudaGraphLaunch(x, s));
+      launched.stop();
+      if (r % 16 == 15)
+        CHECK(cudaStreamSynchronize(s));
+    }
+    CHECK(cudaStreamSynchronize(s));
+    emit(("graph_launch" + suffix).c_str(), launched.median());
+    // Wall time per kernel of a long launch-bound sequence: stream launches, then graph replays.
+    const int kernels = 64 * 256;
+    double t = now();
+    for (int i = 0; i < kernels; ++i)
+      tiny_kernel<<<1, 32, 0, s>>>(d);
+    CHECK(cudaStreamSynchronize(s));
+    emit(("stream_sequence_per_kernel" + suffix).c_str(), (now() - t) / kernels);
+    t = now();
+    for (int i = 0; i < kernels / nodes; ++i)
+      CHECK(cudaGraphLaunch(x, s));
+    CHECK(cudaStreamSynchronize(s));
+    emit(("graph_sequence_per_kernel" + suffix).c_str(), (now() - t) / kernels);
+    CHECK(cudaGraphExecDestroy(x));
+  }
+  CHECK(cudaFree(d));
+  CHECK(cudaStreamDestroy(s));
+}
+
 static void nothing_more() {}
 
 // Every mode creates the context first; `context` does nothing else.
@@ -245,7 +354,9 @@ static const struct {
              {"stream", first_stream, true},
              {"event", first_event, true},
              {"pool", first_pool, true},
-             {"calls", calls, false}};
+             {"graph", first_graph, true},
+             {"calls", calls, false},
+             {"graphs", graph_calls, false}};
 
 static int run_mode(const std::string &mode) {
   for (const auto &m : MODES)
@@ -254,7 +365,8 @@ static int run_mode(const std::string &mode) {
       m.body();
       return 0;
     }
-  fprintf(stderr, "fixed-costs: unknown mode '%s' (context, stream, event, pool, calls)\n",
+  fprintf(stderr, "fixed-costs: unknown mode '%s' (context, stream, event, pool, graph, calls, "
+                  "graphs)\n",
           mode.c_str());
   return 2;
 }
@@ -332,7 +444,8 @@ int main(int argc, char **argv) {
       processes = atoi(argv[++i]);
       continue;
     }
-    fprintf(stderr, "usage: %s [--processes N] | --first context|stream|event|pool | --calls\n",
+    fprintf(stderr, "usage: %s [--processes N] | --first context|stream|event|pool|graph|graphs | "
+                    "--calls\n",
             argv[0]);
     return 2;
   }

@@ -91,8 +91,25 @@ inline void sa_emu_flush_all() {
     for (size_t i = 0, j = order.size(); i + 1 < j; ++i, --j) std::swap(order[i], order[j - 1]);
   for (cudaStream_t s : order) sa_emu_run_stream(s);
 }
+// CUDA graphs: work submitted to a capturing stream is recorded, and a graph launch
+// submits the recorded work again, in order.
+struct sa_emu_graph_ {
+  std::vector<std::function<void()>> work;
+};
+struct sa_emu_graph_exec_ {
+  std::vector<std::function<void()>> work;
+};
+inline std::map<cudaStream_t, sa_emu_graph_ *> sa_emu_capturing_;
 // Runs fn now (legacy stream: after everything queued) or queues it on stream s.
 inline void sa_emu_submit(cudaStream_t s, std::function<void()> fn) {
+  if (auto c = sa_emu_capturing_.find(s); c != sa_emu_capturing_.end()) {
+    c->second->work.push_back(fn);
+    return;
+  }
+  if (!sa_emu_capturing_.empty() && !sa_emu_async(s)) {
+    fprintf(stderr, "EMU-ERROR legacy-stream work while a stream is being captured\n");
+    abort();
+  }
   if (sa_emu_async(s)) {
     if (sa_emu_pending(0)) sa_emu_order_after(s, 0);
     sa_emu_q(s).push_back({0, 0, fn});
@@ -110,7 +127,64 @@ inline void sa_emu_submit_legacy(std::function<void()> fn) {
 }
 '''
 
+GRAPHS_SYNC = r'''inline cudaError_t cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t *g) {
+  *g = (cudaGraph_t)0x10;
+  return cudaSuccess;
+}
+inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t, unsigned long long = 0) {
+  *x = (cudaGraphExec_t)0x20;
+  return cudaSuccess;
+}
+inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t, cudaGraph_t,
+                                       cudaGraphExecUpdateResultInfo *) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaGraphLaunch(cudaGraphExec_t, cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaGraphDestroy(cudaGraph_t) { return cudaSuccess; }
+inline cudaError_t cudaGraphExecDestroy(cudaGraphExec_t) { return cudaSuccess; }
+'''
+
+GRAPHS_DEFERRED = r'''inline cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode) {
+  if (!sa_emu_async(s) || sa_emu_capturing_.count(s)) sa_emu_fail("capture of this stream");
+  sa_emu_capturing_[s] = new sa_emu_graph_;
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g) {
+  auto c = sa_emu_capturing_.find(s);
+  if (c == sa_emu_capturing_.end()) sa_emu_fail("end of a capture never begun");
+  *g = c->second;
+  sa_emu_capturing_.erase(c);
+  return cudaSuccess;
+}
+inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t g, unsigned long long = 0) {
+  *x = new sa_emu_graph_exec_{g->work};
+  return cudaSuccess;
+}
+inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t g,
+                                       cudaGraphExecUpdateResultInfo *) {
+  if (x->work.size() != g->work.size()) return cudaErrorInvalidValue;  // topology changed
+  x->work = g->work;
+  return cudaSuccess;
+}
+inline cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s) {
+  for (const std::function<void()> &fn : x->work) sa_emu_submit(s, fn);
+  return cudaSuccess;
+}
+inline cudaError_t cudaGraphDestroy(cudaGraph_t g) {
+  delete g;
+  return cudaSuccess;
+}
+inline cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x) {
+  delete x;
+  return cudaSuccess;
+}
+'''
+
 EDITS = [
+    ("graphs record captured work and replay it", GRAPHS_SYNC, GRAPHS_DEFERRED),
     ("includes",
      "#include <cstring>\n",
      "#include <cstring>\n#include <deque>\n#include <functional>\n#include <map>\n"

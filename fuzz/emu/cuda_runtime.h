@@ -61,6 +61,16 @@ enum cudaMemcpyKind {
 
 typedef struct sa_emu_stream_ *cudaStream_t;
 typedef struct sa_emu_event_ *cudaEvent_t;
+typedef struct sa_emu_graph_ *cudaGraph_t;
+typedef struct sa_emu_graph_exec_ *cudaGraphExec_t;
+struct cudaGraphExecUpdateResultInfo {
+  int result;
+};
+enum cudaStreamCaptureMode {
+  cudaStreamCaptureModeGlobal = 0,
+  cudaStreamCaptureModeThreadLocal = 1,
+  cudaStreamCaptureModeRelaxed = 2,
+};
 
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
@@ -362,6 +372,26 @@ inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int, i
   return cudaStreamCreate(s);
 }
 inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
+// CUDA graphs: here captured work runs at once and a graph launch does nothing, which
+// is the same sequential meaning; fuzz/emu-defer records captured work and replays it.
+inline cudaError_t cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t *g) {
+  *g = (cudaGraph_t)0x10;
+  return cudaSuccess;
+}
+inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t, unsigned long long = 0) {
+  *x = (cudaGraphExec_t)0x20;
+  return cudaSuccess;
+}
+inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t, cudaGraph_t,
+                                       cudaGraphExecUpdateResultInfo *) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaGraphLaunch(cudaGraphExec_t, cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaGraphDestroy(cudaGraph_t) { return cudaSuccess; }
+inline cudaError_t cudaGraphExecDestroy(cudaGraphExec_t) { return cudaSuccess; }
 inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
 inline cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
 inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int = 0) {

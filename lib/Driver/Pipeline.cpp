@@ -17,6 +17,7 @@
 #include "streamalloc/Driver/WaitCost.h"
 #include "streamalloc/Model/ApiModel.h"
 #include "streamalloc/Profit/Profitability.h"
+#include "streamalloc/Schedule/LaunchGraphs.h"
 #include "streamalloc/Transform/FileRewriter.h"
 #include "streamalloc/Transform/StreamOrderedAlloc.h"
 
@@ -475,7 +476,8 @@ public:
          {"sa_stream", "sa_streams_", "sa_release_streams", "sa_event", "sa_events_",
           "sa_is_page_locked", "sa_pinned_malloc", "sa_pinned_calloc", "sa_pinned_free",
           "sa_register", "sa_registered_malloc", "sa_registered_calloc", "sa_registered_free",
-          "sa_free_async", "sa_wait_on_return"})
+          "sa_free_async", "sa_wait_on_return", "sa_graph_slot", "sa_graphs_", "sa_graph_begin",
+          "sa_graph_end"})
       if (!Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Name)).empty())
         S.Blockers.push_back("it already defines `" + Name.str() +
                              "` (was it transformed before?)");
@@ -497,6 +499,7 @@ public:
     Result.Report.FileBlockers = S.Blockers;
     llvm::raw_string_ostream Dump(Result.Dump);
     CallsDeviceReset = S.CallsDeviceReset;
+    WhyNoGraphs = Options.Graphs ? whyNoLaunchGraphs(Ctx) : "--cuda-graphs=off";
     QueriesMemory = S.QueriesMemory;
     if (dumps(DumpStage::Summaries))
       Device.print(Dump, Ctx);
@@ -639,6 +642,8 @@ private:
   unsigned GraphClusters = 0;
   bool CallsDeviceReset = false;
   bool QueriesMemory = false;
+  /// Why no loop of the file may run as a CUDA graph ("" if they may).
+  std::string WhyNoGraphs;
 
   /// What the last analysis of a function found that decides which helpers
   /// return with work pending (decidePendingWork).
@@ -920,7 +925,8 @@ private:
   bool keepUnprofitableOpsSynchronous(const FunctionAccesses &FA, const CraResult &Cra,
                                       const StreamPlan &Plan, bool DropsSyncs,
                                       llvm::DenseMap<const Expr *, std::string> &Carried,
-                                      std::optional<std::vector<PinDecision>> &Pins) {
+                                      std::optional<std::vector<PinDecision>> &Pins,
+                                      std::vector<LaunchLoop> Loops) {
     Pins = planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
     std::vector<std::string> Why = unprofitableOps(FA, Cra, Plan, *Pins);
     bool Added = false;
@@ -933,6 +939,10 @@ private:
       }
     if (Added)
       return true;
+    // A loop replayed as a graph gains even where nothing else does.
+    decideLaunchLoops(Loops, FA, Cra, Plan);
+    if (llvm::any_of(Loops, [](const LaunchLoop &L) { return L.WhyNot.empty(); }))
+      return false;
     std::string Whole = unprofitableFunction(FA, Cra, Plan, DropsSyncs);
     if (Whole.empty())
       return false;
@@ -951,7 +961,8 @@ private:
     // What the report gets from this function names its file (if included).
     FileReport &Rep = Result.Report;
     size_t Sizes[] = {Rep.Ops.size(),   Rep.Waits.size(),      Rep.Buffers.size(),
-                      Rep.Syncs.size(), Rep.ClockReads.size(), Rep.Functions.size()};
+                      Rep.Syncs.size(), Rep.ClockReads.size(), Rep.Functions.size(),
+                      Rep.Loops.size()};
     llvm::scope_exit NameFile([&, Name = displayNameOf(File)] {
       auto Stamp = [&](auto &Entries, size_t From) {
         for (size_t I = From; I < Entries.size(); ++I)
@@ -963,6 +974,7 @@ private:
       Stamp(Rep.Syncs, Sizes[3]);
       Stamp(Rep.ClockReads, Sizes[4]);
       Stamp(Rep.Functions, Sizes[5]);
+      Stamp(Rep.Loops, Sizes[6]);
     });
     // Device buffers whose whole life is in view may get stream-ordered
     // allocations and releases: those calls are then GPU ops of their own.
@@ -984,6 +996,8 @@ private:
     bool KeepsSyncs = true;
     // The pinning plan the profitability step made of the final analysis.
     std::optional<std::vector<PinDecision>> ProfitPins;
+    // Loops whose body may run as a CUDA graph: their ops share a stream.
+    std::vector<LaunchLoop> Loops;
     while (true) {
       ProfitPins.reset();
       // Phase "accesses": input the stream-ordered calls (the groups not
@@ -1024,7 +1038,9 @@ private:
       // placed: such ops stay synchronous and everything is planned again.
       // Runs (one per explicit sync) whose decisions agree share one plan.
       std::optional<std::pair<CraResult, StreamPlan>> PlanFor;
-      const ScheduleOptions Schedule = scheduleOptions();
+      Loops = findLaunchLoops(FA, WhyNoGraphs);
+      ScheduleOptions Schedule = scheduleOptions();
+      Schedule.OneStreamLoops = oneStreamLoops(Loops);
       auto Analyse = [&](llvm::ArrayRef<const Expr *> Ignored, StreamPlan &P) {
         CraResult C = runCra(FA, Blocked, InactiveCode, nullptr, Ignored, Options.TimerWaits);
         if (PlanFor && sameSchedulingInput(PlanFor->first, C)) {
@@ -1098,13 +1114,20 @@ private:
               FA, Cra, Plan,
               !KeepsSyncs &&
                   llvm::any_of(SyncDecisions, [](const SyncDecision &D) { return D.Drop; }),
-              Carried, ProfitPins))
+              Carried, ProfitPins, Loops))
         break;
     }
     // Phases "edits" and "report": from the final FA, Cra, Plan and sync
     // decisions.
     const FunctionAccesses &FA = *FAOwner;
     reportAllocGroups(F, Ctx, Groups);
+    decideLaunchLoops(Loops, FA, Cra, Plan);
+    if (File != Ctx.getSourceManager().getMainFileID())
+      for (LaunchLoop &L : Loops)
+        if (L.WhyNot.empty())
+          L.WhyNot = "it is in an included file; this version makes graphs in the main file only";
+    if (FileBlockers.empty())
+      recordAfterGraphLoops(Plan, Loops);
     std::vector<PinDecision> Pins =
         ProfitPins ? std::move(*ProfitPins) : planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
     recordOutcome(FA, Cra, Plan, Pins);
@@ -1130,6 +1153,7 @@ private:
           Stream && ReturnsWithWork.count(F.getCanonicalDecl()))
         Rewriter.joinPendingWork(FA, Cra, Plan, *Stream);
       Rewriter.addPinning(Pins);
+      Rewriter.addGraphLoops(Loops);
     }
     for (unsigned I = 0; I < Syncs.size(); ++I) {
       const ExplicitSync &S = Syncs[I];
@@ -1174,6 +1198,17 @@ private:
       R.PendingOnReturn = llvm::is_contained(Cra.LeftPending, Op.Id);
       R.Reason = D.WhySync;
       Result.Report.Ops.push_back(std::move(R));
+    }
+    for (const LaunchLoop &L : Loops) {
+      LoopReport R;
+      R.Function = FA.name();
+      R.Line = L.Line;
+      R.Graph = L.WhyNot.empty() && FileBlockers.empty();
+      R.Ops = L.Ops.size();
+      R.Stream = L.Stream;
+      R.DirectIterations = L.DirectIterations;
+      R.Reason = FileBlockers.empty() ? L.WhyNot : "the file is left unchanged";
+      Result.Report.Loops.push_back(std::move(R));
     }
     if (!FileBlockers.empty())
       return;

@@ -119,6 +119,15 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
       else
         OS << "waits for its GPU work before it returns: " << R.Reason << "\n";
     }
+    for (const LoopReport &L : F.Loops) {
+      OS << "  " << In(L.File) << ":" << L.Line << ": loop in `" << L.Function << "`: ";
+      if (L.Graph)
+        OS << "each iteration runs as one CUDA graph on stream " << L.Stream << " (" << L.Ops
+           << " GPU ops; the first " << L.DirectIterations
+           << " iterations of the program run directly, to pay for the graph's set-up)\n";
+      else
+        OS << "not a CUDA graph: " << L.Reason << "\n";
+    }
     for (const TemplateReport &T : F.Templates) {
       OS << "  " << F.File << ":" << T.Line << ": template `" << T.Template << "`";
       if (T.Rewritten)
@@ -246,6 +255,21 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     }
     if (!Returns.empty())
       JFile["returns"] = std::move(Returns);
+    // Absent where no loop has two or more GPU ops in its body.
+    llvm::json::Array Loops;
+    for (const LoopReport &L : F.Loops) {
+      llvm::json::Object J{{"function", L.Function}, {"line", L.Line}, {"graph", L.Graph}};
+      if (L.Graph) {
+        J["ops"] = L.Ops;
+        J["stream"] = L.Stream;
+        J["direct_iterations"] = L.DirectIterations;
+      } else {
+        J["reason"] = L.Reason;
+      }
+      Loops.push_back(WithFile(std::move(J), L.File));
+    }
+    if (!Loops.empty())
+      JFile["loops"] = std::move(Loops);
     // Absent where the file includes none of the project's files with GPU ops.
     llvm::json::Array Included;
     for (const IncludedFileReport &I : F.IncludedFiles) {

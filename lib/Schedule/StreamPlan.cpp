@@ -325,6 +325,7 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
   std::vector<int> Tail;         // per stream: last unit put on it
   std::vector<unsigned> LastUse; // per stream: when it was last used
   std::vector<unsigned> Waiting; // allocations placed with their first user
+  llvm::DenseMap<const clang::Stmt *, unsigned> StreamOfLoop; // of OneStreamLoops
   auto OnlyKind = [&](unsigned U, GpuOpKind Kind) {
     return llvm::all_of(Units[U].Ops, [&](unsigned Op) { return FA.ops()[Op].Kind == Kind; });
   };
@@ -359,9 +360,19 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
       Waiting.push_back(U); // placed with its first user
       continue;
     }
-    // The stream whose last unit U depends on (the latest such).
+    // The outermost loop around U whose ops share one stream, and that
+    // stream once its first unit is placed.
+    const clang::Stmt *OneStream = nullptr;
+    for (const clang::Stmt *Loop : Units[U].Loops)
+      if (llvm::is_contained(Options.OneStreamLoops, Loop))
+        OneStream = Loop;
     std::optional<unsigned> Chosen;
-    for (unsigned S = 0; S < Tail.size(); ++S)
+    auto Grouped = StreamOfLoop.find(OneStream);
+    bool InGroup = OneStream && Grouped != StreamOfLoop.end();
+    if (InGroup)
+      Chosen = Grouped->second;
+    // The stream whose last unit U depends on (the latest such).
+    for (unsigned S = 0; !InGroup && S < Tail.size(); ++S)
       if (Tail[S] >= 0 && Index.conflict(Tail[S], U) && (!Chosen || Tail[S] > Tail[*Chosen]))
         Chosen = S;
     // A stream kept free below a callee's fixed one is a new stream.
@@ -388,6 +399,8 @@ StreamPlan planStreams(const FunctionAccesses &FA, const CraResult &Cra,
     if (!Chosen)
       Chosen = llvm::min_element(LastUse) - LastUse.begin();
     Place(U, *Chosen);
+    if (OneStream)
+      StreamOfLoop.try_emplace(OneStream, *Chosen);
     llvm::erase_if(Waiting, [&](unsigned P) {
       if (!Index.conflict(P, U))
         return false;

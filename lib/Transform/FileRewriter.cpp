@@ -3,6 +3,7 @@
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/Model/ApiModel.h"
+#include "streamalloc/Schedule/LaunchGraphs.h"
 #include "streamalloc/Schedule/StreamPlan.h"
 #include "streamalloc/Transform/HostPinning.h"
 
@@ -36,6 +37,9 @@ constexpr llvm::StringLiteral EventAccessor = "sa_event";
 constexpr llvm::StringLiteral EventArray = "sa_events_";
 constexpr llvm::StringLiteral FreeAsync = "sa_free_async";
 constexpr llvm::StringLiteral ReturnGuard = "sa_wait_on_return";
+constexpr llvm::StringLiteral GraphSlots = "sa_graphs_";
+constexpr llvm::StringLiteral GraphBegin = "sa_graph_begin";
+constexpr llvm::StringLiteral GraphEnd = "sa_graph_end";
 
 std::string streamExpr(unsigned Stream) {
   return (Accessor + "(" + llvm::Twine(Stream) + ")").str();
@@ -63,6 +67,76 @@ std::string returnGuardDefinition(bool Guarded) {
   return Text;
 }
 
+/// The graph slots and the two calls a loop replayed as a graph makes
+/// (Schedule/LaunchGraphs.h): sa_graph_begin says how the body runs this
+/// pass (2: directly; 1: captured), sa_graph_end ends a capture and launches
+/// the graph (0: done; 2: it failed, run the body directly).
+std::string graphHelpers(unsigned Slots) {
+  auto Fn = [](ApiId Id) { return apiName(Id).str(); };
+  auto Sym = [](ApiSymbol S) { return apiSymbol(S).str(); };
+  std::string Ok = " == " + Sym(ApiSymbol::cudaSuccess),
+              Failed = " != " + Sym(ApiSymbol::cudaSuccess);
+  std::string Clear = "(void)" + Fn(ApiId::cudaGetLastError) + "();";
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << "// streamalloc: loops whose body is only GPU work run each iteration as one CUDA\n"
+     << "// graph: captured on its stream, then launched once (an update of the graph made\n"
+     << "// from an earlier capture). The first iterations run directly, until they have\n"
+     << "// saved what the first graph costs to set up; if a capture or launch fails, the\n"
+     << "// body runs directly from then on and reports its own errors.\n"
+     << "struct sa_graph_slot {\n"
+     << "  " << Sym(ApiSymbol::cudaGraphExec_t) << " exec;\n"
+     << "  unsigned direct; // iterations run directly so far\n"
+     << "  bool failed;\n"
+     << "};\n"
+     << "static sa_graph_slot " << GraphSlots << "[" << Slots << "];\n"
+     << "static inline int " << GraphBegin << "(int i, unsigned direct, "
+     << Sym(ApiSymbol::cudaStream_t) << " s) {\n"
+     << "  sa_graph_slot &g = " << GraphSlots << "[i];\n"
+     << "  // An error still to be reported stays the program's: no capture now.\n"
+     << "  if (g.failed || g.direct < direct || " << Fn(ApiId::cudaPeekAtLastError) << "()"
+     << Failed << ") {\n"
+     << "    if (g.direct < direct)\n"
+     << "      ++g.direct;\n"
+     << "    return 2;\n"
+     << "  }\n"
+     << "  if (" << Fn(ApiId::cudaStreamBeginCapture) << "(s, "
+     << Sym(ApiSymbol::cudaStreamCaptureModeThreadLocal) << ")" << Failed << ") {\n"
+     << "    " << Clear << "\n"
+     << "    g.failed = true;\n"
+     << "    return 2;\n"
+     << "  }\n"
+     << "  return 1;\n"
+     << "}\n"
+     << "static inline int " << GraphEnd << "(int i, " << Sym(ApiSymbol::cudaStream_t)
+     << " s, int pass) {\n"
+     << "  if (pass != 1)\n"
+     << "    return 0;\n"
+     << "  sa_graph_slot &g = " << GraphSlots << "[i];\n"
+     << "  " << Sym(ApiSymbol::cudaGraph_t) << " graph = nullptr;\n"
+     << "  bool ok = " << Fn(ApiId::cudaStreamEndCapture) << "(s, &graph)" << Ok << ";\n"
+     << "  if (ok && g.exec) {\n"
+     << "    " << Sym(ApiSymbol::cudaGraphExecUpdateResultInfo) << " info;\n"
+     << "    if (" << Fn(ApiId::cudaGraphExecUpdate) << "(g.exec, graph, &info)" << Failed
+     << ") {\n"
+     << "      " << Clear << "\n"
+     << "      " << Fn(ApiId::cudaGraphExecDestroy) << "(g.exec);\n"
+     << "      g.exec = nullptr;\n"
+     << "    }\n"
+     << "  }\n"
+     << "  if (ok && !g.exec)\n"
+     << "    ok = " << Fn(ApiId::cudaGraphInstantiate) << "(&g.exec, graph, 0)" << Ok << ";\n"
+     << "  if (graph)\n"
+     << "    " << Fn(ApiId::cudaGraphDestroy) << "(graph);\n"
+     << "  if (ok && " << Fn(ApiId::cudaGraphLaunch) << "(g.exec, s)" << Ok << ")\n"
+     << "    return 0;\n"
+     << "  " << Clear << "\n"
+     << "  g.failed = true;\n"
+     << "  return 2;\n"
+     << "}\n";
+  return Text;
+}
+
 } // namespace
 
 struct FileRewriter::Impl {
@@ -72,6 +146,7 @@ struct FileRewriter::Impl {
   EditList Edits;
   std::optional<unsigned> LastStream;
   unsigned NumEvents = 0; ///< events of the file used by the functions added so far
+  unsigned NumGraphs = 0; ///< loops of the main file replayed as graphs
   /// The page-locking helpers the edits call (sa_pinned_malloc, ...): only
   /// those are emitted, so the output has no unused function.
   llvm::StringSet<> HelpersCalled;
@@ -748,6 +823,30 @@ void FileRewriter::joinPendingWork(const FunctionAccesses &FA, const CraResult &
   }
 }
 
+unsigned FileRewriter::addGraphLoops(const std::vector<LaunchLoop> &Loops) {
+  unsigned Added = 0;
+  for (const LaunchLoop &L : Loops) {
+    if (!L.WhyNot.empty())
+      continue;
+    P->selectFileOf(L.Loop->getBeginLoc());
+    if (P->File != P->SM.getMainFileID())
+      continue;
+    std::string Slot = std::to_string(P->NumGraphs++), Stream = streamExpr(L.Stream);
+    // 1: this pass captures the body; 2: it runs the body directly; 0: done.
+    std::string Pass = "sa_capture_" + Slot;
+    P->insertAt({InsertionPoint::BeforeStmt, L.First},
+                "for (int " + Pass + " = " + GraphBegin.str() + "(" + Slot + ", " +
+                    std::to_string(L.DirectIterations) + "u, " + Stream + "); " + Pass + "; " +
+                    Pass + " = " + GraphEnd.str() + "(" + Slot + ", " + Stream + ", " + Pass +
+                    ")) {",
+                "each iteration's " + std::to_string(L.Ops.size()) +
+                    " GPU ops run as one CUDA graph (captured, then launched once)");
+    P->insertAfter(L.Last, "}", "end of the ops captured into the graph");
+    ++Added;
+  }
+  return Added;
+}
+
 void FileRewriter::dropStatement(unsigned Begin, unsigned End, const std::string &Reason) {
   assert(Begin <= End && End <= P->Buffer.size() && "a statement inside the file being edited");
   size_t NL = P->Buffer.find('\n', End);
@@ -876,10 +975,18 @@ bool FileRewriter::finishAll(llvm::function_ref<std::vector<unsigned>(FileID)> I
                     Fn(ApiId::cudaEventCreateWithFlags) + "(&fresh, " +
                         Sym(ApiSymbol::cudaEventDisableTiming) + ")",
                     Fn(ApiId::cudaEventDestroy));
+      if (P->NumGraphs)
+        OS << graphHelpers(P->NumGraphs);
       // Only where it is called: an unused static function is an nvcc warning.
       if (Releases) {
-        OS << "static inline void " << Release << "() {\n"
-           << "  for (std::atomic<" << Sym(ApiSymbol::cudaStream_t) << "> &slot : " << PoolArray
+        OS << "static inline void " << Release << "() {\n";
+        if (P->NumGraphs)
+          OS << "  for (sa_graph_slot &g : " << GraphSlots << ")\n"
+             << "    if (g.exec) {\n"
+             << "      " << Fn(ApiId::cudaGraphExecDestroy) << "(g.exec);\n"
+             << "      g.exec = nullptr;\n"
+             << "    }\n";
+        OS << "  for (std::atomic<" << Sym(ApiSymbol::cudaStream_t) << "> &slot : " << PoolArray
            << ")\n"
            << "    if (" << Sym(ApiSymbol::cudaStream_t) << " s = slot.exchange(nullptr))\n"
            << "      " << Sym(ApiSymbol::cudaStreamDestroy) << "(s);\n";

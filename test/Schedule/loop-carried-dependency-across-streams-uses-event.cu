@@ -4,8 +4,8 @@
 // iteration it has not been recorded yet, and the wait passes at once.
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu --dump=schedule | %FileCheck %s
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu
+// RUN: %streamalloc --cuda-graphs=off --stream-ordered-alloc=off %t.cu --dump=schedule | %FileCheck %s
+// RUN: %streamalloc --cuda-graphs=off --stream-ordered-alloc=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s --check-prefix=OUT < %t.out.cu
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

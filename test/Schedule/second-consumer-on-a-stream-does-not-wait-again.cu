@@ -5,8 +5,8 @@
 // next iteration's fill of da waits for both readers of the last one.)
 //
 // RUN: %strip %s > %t.cu
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu --dump=schedule | %FileCheck %s
-// RUN: %streamalloc --stream-ordered-alloc=off %t.cu -o %t.out.cu
+// RUN: %streamalloc --cuda-graphs=off --stream-ordered-alloc=off %t.cu --dump=schedule | %FileCheck %s
+// RUN: %streamalloc --cuda-graphs=off --stream-ordered-alloc=off %t.cu -o %t.out.cu
 // RUN: %FileCheck %s --check-prefix=OUT --implicit-check-not=cudaStreamWaitEvent < %t.out.cu
 // RUN: %nvcc %t.out.cu
 #include <cstdio>

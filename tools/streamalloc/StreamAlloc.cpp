@@ -147,6 +147,13 @@ cl::opt<OnOff> Profitability(
     cl::init(OnOff::On), cl::cat(Category),
     cl::values(clEnumValN(OnOff::On, "on", "weigh each change with the cost model (default)"),
                clEnumValN(OnOff::Off, "off", "make every change that is provably safe")));
+cl::opt<OnOff> CudaGraphs(
+    "cuda-graphs",
+    cl::desc("Run each iteration of a loop whose body is only kernel launches, fills and "
+             "device-to-device copies as one CUDA graph, where that saves launch time"),
+    cl::init(OnOff::On), cl::cat(Category),
+    cl::values(clEnumValN(OnOff::On, "on", "where the cost model says it pays (default)"),
+               clEnumValN(OnOff::Off, "off", "launch every op as written")));
 cl::opt<std::string> GraphFile("graph",
                                cl::desc("Write each function's GPU-op dependency graph with the "
                                         "chosen streams to this file (Graphviz DOT)"),
@@ -379,6 +386,7 @@ int main(int argc, const char **argv) {
   Options.TimerWaits = Timers == TimerMode::Keep;
   Options.StreamOrderedAlloc = StreamOrderedAlloc == OnOff::On;
   Options.Profitability = Profitability == OnOff::On;
+  Options.Graphs = CudaGraphs == OnOff::On;
   if (WholeProgram && (Inputs.size() != 1 || !BuildPath.empty() || !SummarySources.empty()))
     return fail("--whole-program takes one input file, without -p or --summary-source (the "
                 "program must be that one translation unit)");

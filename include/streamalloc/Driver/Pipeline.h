@@ -39,6 +39,9 @@ struct PipelineOptions {
   /// Make only the safe changes that can pay for what they add
   /// (Profit/Profitability.h); false (--profitability=off): every safe change.
   bool Profitability = true;
+  /// Loops whose body is only GPU work run each iteration as one CUDA graph
+  /// (Schedule/LaunchGraphs.h); false (--cuda-graphs=off): they launch as written.
+  bool Graphs = true;
   /// --whole-program: the main file is the whole program (no other unit is
   /// linked with it), so a function with external linkage that no included
   /// file declares has every caller in view (PendingWork.h).

@@ -41,6 +41,18 @@ struct CostModel {
   double PoolFirstUseSec = 10.7e-3;
   double FirstStreamCreateSec = 20e-6, StreamCreateSec = 2.4e-6;
   double EventCallSec = 0.37e-6;
+  /// CUDA graphs, host seconds (bench/fixed-costs.cu --first graphs and
+  /// --first graph, H200, docs/results.md 2026-12-03): a kernel launch of a
+  /// launch-bound sequence; a stream capture of n launches (fixed + per op),
+  /// cudaGraphExecUpdate from such a capture, cudaGraphInstantiate, one
+  /// cudaGraphLaunch whatever the size, and the process's first capture and
+  /// instantiation.
+  double LaunchSec = 3.0e-6;
+  double CaptureFixedSec = 0.5e-6, CapturePerOpSec = 0.4e-6;
+  double GraphUpdateFixedSec = 0.15e-6, GraphUpdatePerOpSec = 0.03e-6;
+  double InstantiateFixedSec = 2.8e-6, InstantiatePerOpSec = 0.71e-6;
+  double GraphLaunchSec = 1.15e-6;
+  double GraphFirstUseSec = 230e-6;
 
   /// Seconds saved (negative: lost) by page-locking a buffer with \p Traffic,
   /// by allocating it page-locked or (\p Register) registering it. Counts

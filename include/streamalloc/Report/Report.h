@@ -89,6 +89,19 @@ struct ReturnReport {
   std::string File; ///< an included file it is in (empty: the main file)
 };
 
+/// A loop whose body holds two or more GPU ops: whether each iteration runs
+/// as one CUDA graph (Schedule/LaunchGraphs.h), and why not.
+struct LoopReport {
+  std::string Function;
+  unsigned Line = 0;
+  unsigned Ops = 0; ///< ops per iteration in the graph
+  bool Graph = false;
+  unsigned Stream = 0;
+  unsigned DirectIterations = 0; ///< run before the first capture
+  std::string Reason;            ///< why it is not a graph
+  std::string File;              ///< an included file it is in (empty: the main file)
+};
+
 /// A templated host function with GPU ops: whether its text was rewritten
 /// (every instantiation asked for the same edits) and why not.
 struct TemplateReport {
@@ -128,6 +141,7 @@ struct FileReport {
   std::vector<ClockReadReport> ClockReads;
   std::vector<FunctionExtent> Functions;
   std::vector<ReturnReport> Returns;
+  std::vector<LoopReport> Loops;
   std::vector<TemplateReport> Templates;
   std::vector<IncludedFileReport> IncludedFiles;
   std::vector<ImportedSummaryReport> ImportedSummaries;

@@ -54,6 +54,10 @@ struct ScheduleOptions {
   /// Fill StreamPlan::Edges with every edge of the dependency graph (for
   /// --dump=schedule and --graph; it may be quadratic in the ops).
   bool ListEdges = false;
+  /// Loops whose body may be replayed as a CUDA graph (LaunchGraphs.h): a
+  /// stream capture records one stream's work, so every op inside such a
+  /// loop goes on the stream its first op gets.
+  std::vector<const clang::Stmt *> OneStreamLoops;
 };
 
 /// A dependency between two asynchronous ops.

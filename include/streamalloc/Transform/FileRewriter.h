@@ -35,6 +35,7 @@ struct CraResult;
 struct StreamPlan;
 struct InsertionPoint;
 struct PinDecision;
+struct LaunchLoop;
 
 class FileRewriter {
 public:
@@ -60,6 +61,12 @@ public:
   /// on each, waited for by \p Stream on the device; the host goes on).
   void joinPendingWork(const FunctionAccesses &FA, const CraResult &Cra, const StreamPlan &Plan,
                        unsigned Stream);
+
+  /// Wraps the body of each loop of \p Loops that becomes a graph
+  /// (LaunchGraphs.h) in the capture-and-replay loop of the pool's graph
+  /// helpers. Loops outside the main file are left alone (the helpers are
+  /// the main file's); returns how many were wrapped.
+  unsigned addGraphLoops(const std::vector<LaunchLoop> &Loops);
 
   /// Rewrites the allocations and releases of the buffers \p Decisions pin.
   void addPinning(const std::vector<PinDecision> &Decisions);
