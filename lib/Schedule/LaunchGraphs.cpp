@@ -44,6 +44,61 @@ template <typename Fn> void forEachLoop(const Stmt *S, Fn &&Visit) {
     forEachLoop(Child, Visit);
 }
 
+/// Calls an op statement may make besides its op: the error checks of an
+/// error-check macro. Anything else may have effects that would happen twice
+/// when a failed capture makes the body run again directly.
+bool isErrorCheckCall(const FunctionDecl *F) {
+  if (!F || !F->getIdentifier())
+    return false;
+  static const char *const Allowed[] = {"cudaGetErrorString",
+                                        "cudaGetErrorName",
+                                        "cudaGetLastError",
+                                        "cudaPeekAtLastError",
+                                        "printf",
+                                        "fprintf",
+                                        "puts",
+                                        "fputs",
+                                        "exit",
+                                        "abort",
+                                        "__assert_fail",
+                                        "__builtin_expect"};
+  return llvm::is_contained(Allowed, F->getName());
+}
+
+/// The first construct of \p S outside the op \p Op's own call that the
+/// body could not safely run twice: a call other than an error check, or a
+/// write to a variable declared outside \p S. Null if none.
+const Stmt *effectRunTwice(const Stmt *S, const Stmt *Node, const Expr *Op,
+                           const SourceManager &SM) {
+  if (!Node)
+    return nullptr;
+  auto DeclaredInside = [&](const Expr *Target) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+    const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!V || !V->isLocalVarDecl())
+      return false;
+    unsigned At = SM.getFileOffset(SM.getExpansionLoc(V->getLocation()));
+    return SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc())) <= At &&
+           At <= SM.getFileOffset(SM.getExpansionRange(S->getEndLoc()).getEnd());
+  };
+  if (const auto *B = dyn_cast<BinaryOperator>(Node); B && B->isAssignmentOp()) {
+    if (!DeclaredInside(B->getLHS()))
+      return Node;
+  } else if (const auto *U = dyn_cast<UnaryOperator>(Node); U && U->isIncrementDecrementOp()) {
+    if (!DeclaredInside(U->getSubExpr()))
+      return Node;
+  } else if (const auto *Call = dyn_cast<CallExpr>(Node)) {
+    const auto *Kernel = dyn_cast<CUDAKernelCallExpr>(Op);
+    bool OwnCall = Call == Op || (Kernel && Call == Kernel->getConfig());
+    if (!OwnCall && !isErrorCheckCall(Call->getDirectCallee()))
+      return Node;
+  }
+  for (const Stmt *Child : Node->children())
+    if (const Stmt *Found = effectRunTwice(S, Child, Op, SM))
+      return Found;
+  return nullptr;
+}
+
 /// Why statement \p S of a loop body cannot be part of a capture ("" if it
 /// enqueues exactly one op the device runs on its own, and nothing else).
 std::string whyNotCapturable(const Stmt *S, const StmtAccesses &A, const FunctionAccesses &FA,
@@ -63,7 +118,11 @@ std::string whyNotCapturable(const Stmt *S, const StmtAccesses &A, const Functio
   if (A.MayBlock || A.SyncsDevice || A.ResetsDevice || A.ReadsTimer || A.EnqueuesOnOwnStreams ||
       A.CalleesPerformGpuOps)
     return At + "also makes calls that may wait for the GPU or enqueue other work";
-  (void)S;
+  const SourceManager &SM = FA.function().getASTContext().getSourceManager();
+  if (const Stmt *Effect = effectRunTwice(S, S, Op.Call, SM))
+    return At + "has an effect besides its op (line " +
+           std::to_string(SM.getExpansionLineNumber(Effect->getBeginLoc())) +
+           "), which would happen again if a failed capture ran the body directly";
   return "";
 }
 
