@@ -165,14 +165,37 @@ public:
         note("std::" + R->getName().str(), E->getBeginLoc());
     return Found.empty();
   }
+  // An OpenMP region runs its threads only until it ends, so it can put work
+  // on a captured stream only if it runs GPU work itself or calls code of the
+  // program's (which may hold a loop that becomes a graph).
   bool VisitOMPExecutableDirective(OMPExecutableDirective *D) {
-    if (inProgram(D->getBeginLoc()))
-      note("an OpenMP directive", D->getBeginLoc());
+    if (inProgram(D->getBeginLoc()) && mayEnqueueGpuWork(D))
+      note("an OpenMP region that calls the program's own code or CUDA", D->getBeginLoc());
     return Found.empty();
   }
 
 private:
   const SourceManager &SM;
+  bool mayEnqueueGpuWork(const Stmt *S) const {
+    if (!S || isa<CUDAKernelCallExpr>(S))
+      return S != nullptr;
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *F = Call->getDirectCallee();
+      if (!F || (F->getIdentifier() && F->getName().starts_with("cuda")) ||
+          inProgram(F->getLocation()))
+        return true;
+    }
+    // An OpenMP region's body is a captured statement, not one of its children.
+    if (const auto *Captured = dyn_cast<CapturedStmt>(S))
+      return mayEnqueueGpuWork(Captured->getCapturedStmt());
+    if (const auto *D = dyn_cast<OMPExecutableDirective>(S); D && D->hasAssociatedStmt())
+      if (mayEnqueueGpuWork(D->getAssociatedStmt()))
+        return true;
+    for (const Stmt *Child : S->children())
+      if (mayEnqueueGpuWork(Child))
+        return true;
+    return false;
+  }
   bool inProgram(SourceLocation L) const {
     return L.isValid() && !SM.isInSystemHeader(SM.getExpansionLoc(L));
   }

@@ -27,8 +27,10 @@
 //   together: ScheduleOptions::OneStreamLoops);
 // - the graph replaces at least half of the host's launch cost per
 //   iteration (a single op per iteration saves too little);
-// - the translation unit starts no host threads: a capture on a stream
-//   another thread launches on would record that thread's work too.
+// - the translation unit starts no host threads that may launch: a capture
+//   on a stream another thread launches on would record that thread's work
+//   too (an OpenMP region of plain host work is fine: its threads run only
+//   inside it).
 // An event that a later op on another stream waits for is recorded after
 // the loop instead of after its op (recordAfterGraphLoops): the wait is
 // after the loop, and the graph launches are in order on the loop's stream.
@@ -91,7 +93,8 @@ double graphSetUpCost(unsigned Ops, const CostModel &Costs = {});
 void recordAfterGraphLoops(StreamPlan &Plan, const std::vector<LaunchLoop> &Loops);
 
 /// Why the translation unit's loops may not be captured, or "": it starts
-/// host threads (std::thread, std::async, pthread_create, OpenMP).
+/// host threads (std::thread, std::async, pthread_create, an OpenMP region
+/// that launches or calls the program's own code).
 std::string whyNoLaunchGraphs(clang::ASTContext &Ctx);
 
 } // namespace streamalloc
