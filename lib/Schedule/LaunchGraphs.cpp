@@ -2,6 +2,7 @@
 #include "streamalloc/Schedule/LaunchGraphs.h"
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/Cra.h"
+#include "streamalloc/Model/ApiModel.h"
 #include "streamalloc/Schedule/StreamPlan.h"
 
 #include "clang/AST/ASTContext.h"
@@ -45,24 +46,18 @@ template <typename Fn> void forEachLoop(const Stmt *S, Fn &&Visit) {
 }
 
 /// Calls an op statement may make besides its op: the error checks of an
-/// error-check macro. Anything else may have effects that would happen twice
-/// when a failed capture makes the body run again directly.
+/// error-check macro (the API table's error queries, output and exit calls)
+/// and pure functions of their arguments. Anything else may have effects
+/// that would happen twice when a failed capture makes the body run again.
+/// (A pure row without arguments, like rand(), reads hidden state.)
 bool isErrorCheckCall(const FunctionDecl *F) {
   if (!F || !F->getIdentifier())
     return false;
-  static const char *const Allowed[] = {"cudaGetErrorString",
-                                        "cudaGetErrorName",
-                                        "cudaGetLastError",
-                                        "cudaPeekAtLastError",
-                                        "printf",
-                                        "fprintf",
-                                        "puts",
-                                        "fputs",
-                                        "exit",
-                                        "abort",
-                                        "__assert_fail",
-                                        "__builtin_expect"};
-  return llvm::is_contained(Allowed, F->getName());
+  if (F->getBuiltinID())
+    return true;
+  const ApiFunction *Api = lookupApi(F->getName());
+  return Api && (Api->Kind == ApiKind::ProgramExit || (Api->WritesOutput && !Api->CudaRuntime) ||
+                 (Api->Kind == ApiKind::Pure && (Api->CudaRuntime || !Api->Roles.empty())));
 }
 
 /// The first construct of \p S outside the op \p Op's own call that the
