@@ -1122,10 +1122,11 @@ private:
     const FunctionAccesses &FA = *FAOwner;
     reportAllocGroups(F, Ctx, Groups);
     decideLaunchLoops(Loops, FA, Cra, Plan);
-    if (File != Ctx.getSourceManager().getMainFileID())
-      for (LaunchLoop &L : Loops)
-        if (L.WhyNot.empty())
-          L.WhyNot = "it is in an included file; this version makes graphs in the main file only";
+    const SourceManager &SMgr = Ctx.getSourceManager();
+    for (LaunchLoop &L : Loops)
+      if (L.WhyNot.empty() &&
+          SMgr.getFileID(SMgr.getExpansionLoc(L.Loop->getBeginLoc())) != SMgr.getMainFileID())
+        L.WhyNot = "it is in an included file; this version makes graphs in the main file only";
     if (FileBlockers.empty())
       recordAfterGraphLoops(Plan, Loops);
     std::vector<PinDecision> Pins =

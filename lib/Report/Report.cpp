@@ -255,7 +255,7 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
     }
     if (!Returns.empty())
       JFile["returns"] = std::move(Returns);
-    // Absent where no loop has two or more GPU ops in its body.
+    // Absent where no loop has two or more GPU ops in its body, or one alone.
     llvm::json::Array Loops;
     for (const LoopReport &L : F.Loops) {
       llvm::json::Object J{{"function", L.Function}, {"line", L.Line}, {"graph", L.Graph}};

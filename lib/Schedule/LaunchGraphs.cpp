@@ -309,8 +309,14 @@ void recordAfterGraphLoops(StreamPlan &Plan, const std::vector<LaunchLoop> &Loop
 }
 
 std::string whyNoLaunchGraphs(ASTContext &Ctx) {
-  ThreadFinder Finder(Ctx.getSourceManager());
-  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  // Only the program's own declarations: what the finder looks for counts
+  // only outside system headers, where the C++ and CUDA headers' many
+  // declarations are.
+  const SourceManager &SM = Ctx.getSourceManager();
+  ThreadFinder Finder(SM);
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())) && !Finder.TraverseDecl(D))
+      break;
   return Finder.Found;
 }
 

@@ -823,14 +823,12 @@ void FileRewriter::joinPendingWork(const FunctionAccesses &FA, const CraResult &
   }
 }
 
-unsigned FileRewriter::addGraphLoops(const std::vector<LaunchLoop> &Loops) {
-  unsigned Added = 0;
+void FileRewriter::addGraphLoops(const std::vector<LaunchLoop> &Loops) {
   for (const LaunchLoop &L : Loops) {
     if (!L.WhyNot.empty())
       continue;
     P->selectFileOf(L.Loop->getBeginLoc());
-    if (P->File != P->SM.getMainFileID())
-      continue;
+    assert(P->File == P->SM.getMainFileID() && "graphs are made of the main file's loops only");
     std::string Slot = std::to_string(P->NumGraphs++), Stream = streamExpr(L.Stream);
     // 1: this pass captures the body; 2: it runs the body directly; 0: done.
     std::string Pass = "sa_capture_" + Slot;
@@ -842,9 +840,7 @@ unsigned FileRewriter::addGraphLoops(const std::vector<LaunchLoop> &Loops) {
                 "each iteration's " + std::to_string(L.Ops.size()) +
                     " GPU ops run as one CUDA graph (captured, then launched once)");
     P->insertAfter(L.Last, "}", "end of the ops captured into the graph");
-    ++Added;
   }
-  return Added;
 }
 
 void FileRewriter::dropStatement(unsigned Begin, unsigned End, const std::string &Reason) {

@@ -89,8 +89,8 @@ struct ReturnReport {
   std::string File; ///< an included file it is in (empty: the main file)
 };
 
-/// A loop whose body holds two or more GPU ops: whether each iteration runs
-/// as one CUDA graph (Schedule/LaunchGraphs.h), and why not.
+/// A loop whose body holds two or more GPU ops, or one op alone: whether each
+/// iteration runs as one CUDA graph (Schedule/LaunchGraphs.h), and why not.
 struct LoopReport {
   std::string Function;
   unsigned Line = 0;

@@ -55,8 +55,8 @@ class FunctionAccesses;
 struct CraResult;
 struct StreamPlan;
 
-/// A loop whose body holds two or more GPU ops and nothing but statements
-/// that enqueue them: a candidate for a graph.
+/// A loop whose body holds GPU ops: a candidate for a graph (WhyNot empty)
+/// when its body is nothing but statements that each enqueue one.
 struct LaunchLoop {
   const clang::Stmt *Loop = nullptr;
   const clang::Stmt *First = nullptr, *Last = nullptr; ///< the body's first and last statement
@@ -68,10 +68,11 @@ struct LaunchLoop {
   unsigned DirectIterations = 0; ///< iterations the program runs before its first capture
 };
 
-/// The loops of \p FA's function whose body holds two or more GPU ops
-/// (directly, not in nested statements). Those whose body is only such ops
-/// have WhyNot empty: candidates the planner keeps on one stream; the
-/// others say why not (the first statement that is not an op).
+/// The loops of \p FA's function whose body holds two or more GPU ops (in
+/// nested statements too), or one op and nothing else. Those whose body is
+/// only statements of one capturable op each have WhyNot empty: candidates
+/// the planner keeps on one stream; the others say why not (the first
+/// statement that is not such an op).
 /// \p WhyNone: why no loop of the file may become a graph ("" if they may).
 std::vector<LaunchLoop> findLaunchLoops(const FunctionAccesses &FA, const std::string &WhyNone);
 

@@ -64,9 +64,9 @@ public:
 
   /// Wraps the body of each loop of \p Loops that becomes a graph
   /// (LaunchGraphs.h) in the capture-and-replay loop of the pool's graph
-  /// helpers. Loops outside the main file are left alone (the helpers are
-  /// the main file's); returns how many were wrapped.
-  unsigned addGraphLoops(const std::vector<LaunchLoop> &Loops);
+  /// helpers. The helpers are the main file's: the driver makes graphs of
+  /// its loops only.
+  void addGraphLoops(const std::vector<LaunchLoop> &Loops);
 
   /// Rewrites the allocations and releases of the buffers \p Decisions pin.
   void addPinning(const std::vector<PinDecision> &Decisions);
