@@ -12,6 +12,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
 
@@ -221,7 +222,9 @@ bool onlyRead(const VarDecl *V, const Stmt *Body, ASTContext &Ctx, bool MayCreat
         DynTypedNodeList Parents = Ctx.getParents(Node);
         const Stmt *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
         const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
-        if (Cast && Cast->getCastKind() == CK_LValueToRValue) {
+        // A lambda's capture of it: by copy, a read where the lambda is
+        // made; by reference, every use is in the lambda's body, walked too.
+        if ((Cast && Cast->getCastKind() == CK_LValueToRValue) || isa_and_nonnull<LambdaExpr>(P)) {
           FirstRead = std::min(FirstRead, At);
           Reads.push_back(At);
           return;
@@ -263,6 +266,12 @@ bool onlyRead(const VarDecl *V, const Stmt *Body, ASTContext &Ctx, bool MayCreat
     }
     for (const Stmt *Child : S->children())
       Walk(Child);
+    // A generic lambda's body above is its pattern; its uses are those of
+    // the instantiations.
+    if (const auto *L = dyn_cast<LambdaExpr>(S))
+      if (const FunctionTemplateDecl *Operator = L->getDependentCallOperator())
+        for (const FunctionDecl *Instance : Operator->specializations())
+          Walk(Instance->getBody());
   };
   Walk(Body);
   for (auto [Begin, End] : CreateLoops)
@@ -272,25 +281,55 @@ bool onlyRead(const VarDecl *V, const Stmt *Body, ASTContext &Ctx, bool MayCreat
   return Stable && LastCreate < FirstRead;
 }
 
-/// Whether \p Stream is a parameter that defaults to the legacy stream, that
-/// its function only reads, and that every call of the function in the unit
-/// leaves to its default or passes a null: the legacy stream wherever the
-/// function runs (a function whose address is taken, or a virtual one, may
-/// be called from elsewhere).
-bool isLegacyStreamParameter(const Expr *Stream, ASTContext &Ctx) {
-  const auto *Ref = dyn_cast<DeclRefExpr>(Stream->IgnoreParenImpCasts());
-  const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-  if (!P || !P->hasDefaultArg() || P->hasUnparsedDefaultArg() || P->hasUninstantiatedDefaultArg() ||
-      !isNullConstant(P->getDefaultArg(), Ctx))
-    return false;
+/// Whether \p Stream is a parameter that its function only reads and that
+/// every call of the function in the unit leaves to a null default, passes a
+/// null, or passes such a parameter of its own: the legacy stream wherever
+/// the function runs. A function whose address is taken, or a virtual one,
+/// may be called from elsewhere. Without a default the parameter must also
+/// be out of other units' reach: the function has internal linkage, or is
+/// an implicit instantiation (the template is in the file that uses it).
+bool isLegacyStreamParameter(const ParmVarDecl *P, ASTContext &Ctx,
+                             llvm::SmallPtrSetImpl<const ParmVarDecl *> &Visiting);
+
+/// A function template's own parameter: the legacy stream when it is in
+/// each of the template's instantiations (all implicit, made here).
+bool isLegacyStreamInEveryInstance(const ParmVarDecl *P, const FunctionTemplateDecl &Template,
+                                   ASTContext &Ctx,
+                                   llvm::SmallPtrSetImpl<const ParmVarDecl *> &Visiting) {
+  const FunctionDecl *Pattern = Template.getTemplatedDecl();
+  unsigned I = P->getFunctionScopeIndex();
+  for (unsigned Before = 0; Before <= I; ++Before)
+    if (Pattern->getParamDecl(Before)->isParameterPack())
+      return false; // its index differs between instantiations
+  for (const FunctionDecl *Instance : Template.specializations())
+    if (Instance->getTemplateSpecializationKind() != TSK_ImplicitInstantiation ||
+        I >= Instance->getNumParams() ||
+        !isLegacyStreamParameter(Instance->getParamDecl(I), Ctx, Visiting))
+      return false;
+  return true;
+}
+
+bool isLegacyStreamParameter(const ParmVarDecl *P, ASTContext &Ctx,
+                             llvm::SmallPtrSetImpl<const ParmVarDecl *> &Visiting) {
   const auto *F = dyn_cast<FunctionDecl>(P->getDeclContext());
   if (!F || !F->getBody() || P->getType()->isReferenceType())
+    return false;
+  if (const FunctionTemplateDecl *Template = F->getDescribedFunctionTemplate())
+    return isLegacyStreamInEveryInstance(P, *Template, Ctx, Visiting);
+  bool NullDefault = P->hasDefaultArg() && !P->hasUnparsedDefaultArg() &&
+                     !P->hasUninstantiatedDefaultArg() && isNullConstant(P->getDefaultArg(), Ctx);
+  bool OnlyThisUnit =
+      !F->isExternallyVisible() || F->getTemplateSpecializationKind() == TSK_ImplicitInstantiation;
+  if (!NullDefault && (!OnlyThisUnit || P->hasDefaultArg()))
     return false;
   if (const auto *M = dyn_cast<CXXMethodDecl>(F); M && M->isVirtual())
     return false;
   const CallIndex &Index = callIndexOf(Ctx);
   if (Index.Escaping.count(F->getCanonicalDecl()))
     return false;
+  // A parameter passed on to itself (recursion) adds no other stream.
+  if (!Visiting.insert(P).second)
+    return true;
   unsigned I = P->getFunctionScopeIndex();
   auto It = Index.Calls.find(F->getCanonicalDecl());
   if (It != Index.Calls.end())
@@ -298,7 +337,10 @@ bool isLegacyStreamParameter(const Expr *Stream, ASTContext &Ctx) {
       if (I >= C->getNumArgs())
         return false;
       const Expr *Arg = C->getArg(I);
-      if (!isa<CXXDefaultArgExpr>(Arg) && !isNullConstant(Arg, Ctx))
+      const auto *Ref = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+      const auto *Passed = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+      if (!isa<CXXDefaultArgExpr>(Arg) && !isNullConstant(Arg, Ctx) &&
+          !(Passed && isLegacyStreamParameter(Passed, Ctx, Visiting)))
         return false;
     }
   // Never written in the function: every mention is a read of its value.
@@ -330,8 +372,12 @@ SourceLocation escapingUseOf(const FunctionDecl &F, ASTContext &Ctx) {
 }
 
 bool isLegacyStream(const Expr *Stream, ASTContext &Ctx) {
-  return isa<CXXDefaultArgExpr>(Stream) || isNullConstant(Stream, Ctx) ||
-         isLegacyStreamParameter(Stream, Ctx);
+  if (isa<CXXDefaultArgExpr>(Stream) || isNullConstant(Stream, Ctx))
+    return true;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Stream->IgnoreParenImpCasts());
+  const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  llvm::SmallPtrSet<const ParmVarDecl *, 4> Visiting;
+  return P && isLegacyStreamParameter(P, Ctx, Visiting);
 }
 
 const ApiFunction *ownStreamOpApi(const CallExpr *Call) {

@@ -251,8 +251,7 @@ bool PointerGroupTracer::passedToCall(const FunctionDecl *Fn, const CallExpr *Ca
         I && I->Conflict.empty() && llvm::is_contained(I->PlainParams, Index))
       return true; // the other unit's analysis followed it there
   if (!Def || !Def->hasBody() || Index >= Def->getNumParams() ||
-      SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())) ||
-      Def->isTemplateInstantiation() || !Policy.followsInto(Call, Def))
+      SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())) || !Policy.followsInto(Call, Def))
     return fail("a pointer into it is passed to `" + calleeName(Call) + "`, whose body " +
                 Policy.wording().OpaqueCallee + at(Val));
   return addHolder(Def, Def->getParamDecl(Index));

@@ -17,11 +17,14 @@ template <typename T> void run(int *d, cudaStream_t s) { inc<T><<<1, T::Threads,
 
 int main() {
   int h[32] = {0}, *d;
+  cudaStream_t s;
+  cudaStreamCreate(&s);
   cudaMalloc(&d, sizeof h);
-  run<Traits>(d, 0);
+  run<Traits>(d, s);
   cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
   printf("%d\n", h[0]);
   cudaFree(d);
+  cudaStreamDestroy(s);
 }
 
 // CHECK: {{.*}}line 16: `inc` runs on a stream of the program's own inside a template or a lambda, where the tool does not model it{{.*}}

@@ -69,7 +69,9 @@ public:
   virtual bool deleted(PointerGroupTracer &T, const clang::FunctionDecl *Fn,
                        const clang::CXXDeleteExpr *Delete, bool Offset) = 0;
   /// Whether a helper's body may be followed into (the tracer already
-  /// checked that it has one, written in this file, not instantiated).
+  /// checked that it has one, outside the system headers). An instantiated
+  /// template's body is followed like any other: it is a body of its own,
+  /// and each instantiation is traced with the arguments it was made for.
   virtual bool followsInto(const clang::CallExpr *Call, const clang::FunctionDecl *Def) const {
     return true;
   }

@@ -1,0 +1,36 @@
+// A lambda that assigns a captured stream parameter may give the launch a
+// stream of the program's own, so the parameter is not the legacy stream even
+// though every call leaves it to its default: the launch inside the lambda is
+// work the tool does not model there, and the file is left as written.
+//
+// RUN: %strip %s > %t.cu
+// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: diff %t.cu %t.out.cu
+// RUN: %FileCheck %s < %t.report
+#include <cstdio>
+
+__global__ void scale(float *x, float f) { x[threadIdx.x] *= f; }
+
+cudaStream_t created;
+
+void run(float *d, cudaStream_t stream = 0) {
+  auto launch = [&](float f) {
+    stream = created;
+    scale<<<1, 32, 0, stream>>>(d, f);
+  };
+  launch(2.0f);
+}
+
+int main() {
+  float h[32], *d;
+  cudaStreamCreate(&created);
+  cudaMalloc(&d, sizeof h);
+  cudaMemset(d, 0, sizeof h);
+  run(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%f\n", h[1]);
+  cudaFree(d);
+  return 0;
+}
+
+// CHECK: file left unchanged: line 19: `scale` runs on a stream of the program's own inside a template or a lambda, where the tool does not model it
