@@ -371,6 +371,13 @@ SourceLocation escapingUseOf(const FunctionDecl &F, ASTContext &Ctx) {
   return callIndexOf(Ctx).Escaping.lookup(F.getCanonicalDecl());
 }
 
+const std::vector<const CallExpr *> &directCallsOf(const FunctionDecl &F, ASTContext &Ctx) {
+  static const std::vector<const CallExpr *> None;
+  const CallIndex &Index = callIndexOf(Ctx);
+  auto It = Index.Calls.find(F.getCanonicalDecl());
+  return It == Index.Calls.end() ? None : It->second;
+}
+
 bool isLegacyStream(const Expr *Stream, ASTContext &Ctx) {
   if (isa<CXXDefaultArgExpr>(Stream) || isNullConstant(Stream, Ctx))
     return true;

@@ -42,14 +42,19 @@ bool isNullConstant(const clang::Expr *E, clang::ASTContext &Ctx);
 bool containsJump(const clang::Stmt *S, bool LoopJumps = true);
 
 /// Whether \p Stream (a stream argument) names the legacy default stream: a
-/// null, a defaulted argument, or a parameter that defaults to the legacy
-/// stream, is only read, and that every call in the unit leaves to its
-/// default or passes a null for.
+/// null, a defaulted argument, or a parameter that is only read and that
+/// every call in the unit leaves to a null default, passes a null, or passes
+/// such a parameter of its own (AstUtil.cpp says when a parameter without a
+/// default qualifies).
 bool isLegacyStream(const clang::Expr *Stream, clang::ASTContext &Ctx);
 
 /// The first use in the unit of \p F other than as the callee of a direct
 /// call (its address taken, a reference to it kept), or an invalid location.
 clang::SourceLocation escapingUseOf(const clang::FunctionDecl &F, clang::ASTContext &Ctx);
+
+/// Every direct call of \p F in the unit (template instantiations included).
+const std::vector<const clang::CallExpr *> &directCallsOf(const clang::FunctionDecl &F,
+                                                          clang::ASTContext &Ctx);
 
 /// The name of the stream \p Stream, an argument in \p F, when it is the
 /// same stream wherever it is spelled in \p F (ownStreamKey in OwnStreams.h

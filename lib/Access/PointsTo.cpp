@@ -1560,8 +1560,15 @@ Pointees PointsTo::instantiate(const SummaryRef &R, const CallSite &C, const Fun
                        : Hint != CallNames.end() && S.FreshObjects.size() == 1
                            ? Hint->second + " (allocated in `" + C.Callee->getNameAsString() + "`)"
                            : FO.Name + " (allocated in `" + C.Callee->getNameAsString() + "`)";
-    ObjectId O = Objects.add(FO.Kind, Name,
-                             lineOf(C.Site ? C.Site->getBeginLoc() : C.Callee->getLocation()));
+    // A host buffer a helper allocates and returns is made by the call: its
+    // site, where pinning starts to follow it (HostPinning.cpp).
+    const Expr *Site = !Cycle && FO.Kind == ObjectKind::HostAllocation &&
+                               isa_and_nonnull<CallExpr>(C.Site) && S.FreshObjects.size() == 1
+                           ? C.Site
+                           : nullptr;
+    ObjectId O =
+        Objects.add(FO.Kind, Name, lineOf(C.Site ? C.Site->getBeginLoc() : C.Callee->getLocation()),
+                    nullptr, Site);
     CallSiteFresh[Key] = O;
     return Pointees::of(O);
   }

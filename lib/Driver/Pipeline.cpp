@@ -927,7 +927,7 @@ private:
                                       llvm::DenseMap<const Expr *, std::string> &Carried,
                                       std::optional<std::vector<PinDecision>> &Pins,
                                       std::vector<LaunchLoop> Loops) {
-    Pins = planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
+    Pins = planPinning(FA, Cra, Options.Pin, CallsDeviceReset, {}, Options.WholeProgram);
     std::vector<std::string> Why = unprofitableOps(FA, Cra, Plan, *Pins);
     bool Added = false;
     // The work a call returns with stays pending: whether it pays decides
@@ -1130,7 +1130,8 @@ private:
     if (FileBlockers.empty())
       recordAfterGraphLoops(Plan, Loops);
     std::vector<PinDecision> Pins =
-        ProfitPins ? std::move(*ProfitPins) : planPinning(FA, Cra, Options.Pin, CallsDeviceReset);
+        ProfitPins ? std::move(*ProfitPins)
+                   : planPinning(FA, Cra, Options.Pin, CallsDeviceReset, {}, Options.WholeProgram);
     recordOutcome(FA, Cra, Plan, Pins);
     // Callers analysed later may rely on this: its GPU work stays on the
     // legacy stream, in program order.
@@ -1214,8 +1215,9 @@ private:
     if (!FileBlockers.empty())
       return;
     for (const PinDecision &D : Pins)
-      Result.Report.Buffers.push_back(
-          {FA.name(), D.Name, D.Line, pinActionName(D.Action).str(), D.Why, {}});
+      if (!D.SiteOnly)
+        Result.Report.Buffers.push_back(
+            {FA.name(), D.Name, D.Line, pinActionName(D.Action).str(), D.Why, {}});
     auto opLines = [&](const std::vector<unsigned> &Ops) {
       std::vector<unsigned> Lines;
       for (unsigned Op : Ops)

@@ -7,6 +7,8 @@
 #include "streamalloc/Schedule/StreamPlan.h"
 #include "streamalloc/Transform/HostPinning.h"
 
+#include "../Access/AstUtil.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -591,11 +593,16 @@ void FileRewriter::addPinning(const std::vector<PinDecision> &Decisions) {
       continue;
     P->selectFileOf(D.Site->getBeginLoc());
     std::string Kind = D.Action == PinAction::Register ? "sa_registered_" : "sa_pinned_";
-    if (const auto *Call = dyn_cast<CallExpr>(D.Site)) {
+    const auto *Call = dyn_cast<CallExpr>(D.Site);
+    const ApiFunction *Api = Call ? modelledCallee(Call) : nullptr;
+    if (Call && Api && Api->has(ApiCap::PinnableAlloc)) {
       const auto *Callee = cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
       std::string Name = Callee->getDecl()->getName().str();
       P->HelpersCalled.insert(Kind + Name);
       P->Edits.replace(SM.getFileOffset(Callee->getLocation()), Name.size(), Kind + Name);
+    } else if (Call) {
+      // The call of a helper that allocates: the helper's own allocation is
+      // a site of the group too, rewritten as such.
     } else if (const auto *New = dyn_cast<CXXNewExpr>(D.Site)) {
       std::string Type = New->getAllocatedType().getAsString(P->Ctx.getPrintingPolicy());
       std::string Count = Text(*New->getArraySize());

@@ -51,14 +51,27 @@ bool isAsyncFormOfGpuOp(const ApiFunction &Api) {
   return AsyncForms.contains(Api.Name);
 }
 
+bool isPinnableAllocCall(const CallExpr *Call) {
+  const ApiFunction *Api = modelledCallee(Call);
+  return Api && Api->has(ApiCap::PinnableAlloc);
+}
+
 /// What pinning accepts in a group: allocations the rewrite can replace
 /// (malloc/calloc named directly, new[] of a trivial type), held only by
 /// local pointers, released only by plain free or delete[] calls in the
 /// allocating function, and passed only to calls that neither keep nor
 /// release the memory. The program's own asynchronous copies are refused:
-/// pinned, they would stop being staged before they return.
+/// pinned, they would stop being staged before they return. An allocation
+/// may also be the call of a helper of the file that returns a buffer it
+/// allocates (`float *x = make_buffer(n);`): see allocationHelper.
 class PinningPolicy : public PointerGroupPolicy {
 public:
+  /// \p ReturnsFrom: the helper whose allocations are traced, where a
+  /// return of them is where they go to the caller.
+  /// \p WholeProgram: no other unit calls the file's functions.
+  explicit PinningPolicy(const FunctionDecl *ReturnsFrom = nullptr, bool WholeProgram = false)
+      : ReturnsFrom(ReturnsFrom), WholeProgram(WholeProgram) {}
+
   bool site(PointerGroupTracer &T, const Expr *E) override {
     E = E->IgnoreParenCasts();
     if (llvm::is_contained(T.Sites, E))
@@ -66,10 +79,8 @@ public:
     std::string Line = std::to_string(T.lineOf(E));
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       const auto *Callee = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
-      const ApiFunction *Api = modelledCallee(Call);
-      if (!Api || !Api->has(ApiCap::PinnableAlloc))
-        return T.fail("it may also hold memory from `" + calleeName(Call) + "` (line " + Line +
-                      ")");
+      if (!isPinnableAllocCall(Call))
+        return allocationHelper(T, Call);
       if (!Callee || Callee->hasQualifier() || !T.writtenDirectly(Callee->getLocation()))
         return T.fail("its allocation on line " + Line +
                       " is not spelled as a plain call in this file");
@@ -148,6 +159,12 @@ public:
            T.fail("it is released through a macro" + Here);
   }
 
+  bool returned(PointerGroupTracer &T, const FunctionDecl *Fn, const Expr *Val) override {
+    if (Fn == ReturnsFrom && Fn == &T.home())
+      return true;
+    return PointerGroupPolicy::returned(T, Fn, Val);
+  }
+
   bool trustsPlainImportedParams() const override { return true; }
 
   Wording wording() const override {
@@ -159,7 +176,95 @@ public:
   }
 
 private:
-  /// The allocation's result must go straight into a plain local pointer.
+  const FunctionDecl *ReturnsFrom;
+  bool WholeProgram;
+
+  /// `p = helper(...)`, where helper is a function of this file that only
+  /// the allocating function calls (not from other files: internal linkage
+  /// or the whole program in the file; its address not taken) and that returns memory it allocates
+  /// the way this policy accepts, without releasing it. The group then holds the helper's
+  /// allocations, every call of the helper and what each call's result reaches: pinned, the helper
+  /// allocates page-locked memory for all of its calls, and every release of their results is
+  /// rewritten.
+  bool allocationHelper(PointerGroupTracer &T, const CallExpr *Call) {
+    std::string Line = std::to_string(T.lineOf(Call));
+    auto Refuse = [&](const std::string &Why) {
+      return T.fail("it may also hold memory from `" + calleeName(Call) + "` (line " + Line + ")" +
+                    (Why.empty() ? "" : ", " + Why));
+    };
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    const FunctionDecl *Def = nullptr;
+    ASTContext &Ctx = T.context();
+    if (!Callee || !Callee->hasBody(Def) || isa<CXXMethodDecl>(Def) ||
+        Def->isTemplateInstantiation() || !T.writtenDirectly(Def->getLocation()) ||
+        Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+      return Refuse("");
+    if (Def->isExternallyVisible() && !WholeProgram)
+      return Refuse("which other files may call (it is not `static`)");
+    if (escapingUseOf(*Def, Ctx).isValid())
+      return Refuse("whose address is taken");
+    for (const CallExpr *Other : directCallsOf(*Def, Ctx))
+      if (!callIsIn(Other, T.home(), Ctx))
+        return Refuse("which is also called outside `" + T.home().getNameAsString() + "` (line " +
+                      std::to_string(T.lineOf(Other)) + ")");
+    T.recordSite(Call);
+    if (!holdsResultOf(T, Call))
+      return false;
+    if (!Traced.insert(Def).second)
+      return true;
+    // What the helper returns.
+    PinningPolicy Inner(Def, WholeProgram);
+    VariableUses Uses;
+    PointerGroupTracer Helper(Ctx, *Def, Inner, Uses);
+    std::vector<const ReturnStmt *> Returns = returnsOf(*Def);
+    if (Returns.empty())
+      return Refuse("which does not return a value");
+    for (const ReturnStmt *R : Returns)
+      if (!R->getRetValue() || !Helper.traceReturnedValue(R->getRetValue()))
+        return Refuse(Helper.Why.empty() ? "" : "allocated there: " + Helper.Why);
+    if (!Helper.Releases.empty())
+      return Refuse("which also releases it (line " + std::to_string(T.lineOf(Helper.Releases[0])) +
+                    ")");
+    for (const Expr *S : Helper.Sites)
+      T.recordSite(S);
+    // Each call is a buffer of the group.
+    for (const CallExpr *Other : directCallsOf(*Def, Ctx))
+      if (!site(T, Other))
+        return false;
+    return true;
+  }
+
+  /// Whether \p Call sits in \p F's own body (not in a lambda there).
+  static bool callIsIn(const CallExpr *Call, const FunctionDecl &F, ASTContext &Ctx) {
+    DynTypedNode N = DynTypedNode::create(*Call);
+    while (true) {
+      auto Parents = Ctx.getParents(N);
+      if (Parents.size() != 1 || Parents[0].get<LambdaExpr>())
+        return false;
+      if (const auto *D = Parents[0].get<FunctionDecl>())
+        return D == &F;
+      N = Parents[0];
+    }
+  }
+
+  static std::vector<const ReturnStmt *> returnsOf(const FunctionDecl &F) {
+    std::vector<const ReturnStmt *> Found;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S || isa<LambdaExpr>(S))
+        return;
+      if (const auto *R = dyn_cast<ReturnStmt>(S))
+        Found.push_back(R);
+      for (const Stmt *Child : S->children())
+        Walk(Child);
+    };
+    Walk(F.getBody());
+    return Found;
+  }
+
+  llvm::SmallPtrSet<const FunctionDecl *, 4> Traced; ///< helpers whose returns are traced
+
+  /// The allocation's result must go straight into a plain local pointer
+  /// (or, in a helper traced for its caller, be returned).
   bool holdsResultOf(PointerGroupTracer &T, const Expr *Site) {
     const Expr *Val = Site;
     while (true) {
@@ -170,6 +275,8 @@ private:
         Val = P;
         continue;
       }
+      if (Parents[0].get<ReturnStmt>() && &T.home() == ReturnsFrom)
+        return true;
       if (const auto *V = Parents[0].get<VarDecl>())
         return T.addHolder(&T.home(), V);
       if (const auto *BO = Parents[0].get<BinaryOperator>();
@@ -192,6 +299,8 @@ std::optional<double> constantBytes(const Expr *Site, ASTContext &Ctx) {
     return std::nullopt;
   };
   if (const auto *Call = dyn_cast<CallExpr>(Site)) {
+    if (!isPinnableAllocCall(Call))
+      return std::nullopt; // a helper that allocates: its size is the helper's business
     std::optional<double> A = Eval(Call->getArg(0));
     if (Call->getNumArgs() == 2) {
       std::optional<double> B = Eval(Call->getArg(1));
@@ -239,7 +348,8 @@ std::vector<unsigned> plainHostParameters(const FunctionDecl &F) {
 }
 
 std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult &Cra, PinMode Mode,
-                                     bool FileResetsDevice, const CostModel &Costs) {
+                                     bool FileResetsDevice, const CostModel &Costs,
+                                     bool WholeProgram) {
   assert(Cra.Ops.size() == FA.ops().size() && "the analysis is for this function's ops");
   std::vector<PinDecision> Decisions;
   ASTContext &Ctx = FA.function().getASTContext();
@@ -272,7 +382,7 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
   }
   constexpr double AssumedTrips = 4; // a loop around a copy but not its allocation
 
-  PinningPolicy Policy;
+  PinningPolicy Policy(nullptr, WholeProgram);
   VariableUses Uses;
   llvm::SmallPtrSet<const Expr *, 8> Done;
   for (ObjectId Obj = 0; Obj < Objects.size(); ++Obj) {
@@ -304,6 +414,16 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
     // The cost model: bytes unknown at compile time count as large buffers.
     BufferTraffic T;
     T.Bytes = constantBytes(D.Site->IgnoreParenCasts(), Ctx).value_or(1e9);
+    // A helper's buffer is sized inside the helper: it is taken to be as
+    // large as the largest copy of it, when that is known.
+    if (const auto *Call = dyn_cast<CallExpr>(D.Site->IgnoreParenCasts());
+        Call && !isPinnableAllocCall(Call))
+      if (double Largest =
+              llvm::max_element(It->second,
+                                [](const Use &A, const Use &B) { return A.Bytes < B.Bytes; })
+                  ->Bytes;
+          Largest > 0)
+        T.Bytes = Largest;
     // The loops around the allocation: copies repeated with it are not
     // repeated per allocation.
     std::vector<const Stmt *> SiteLoops = loopsAround(D.Site, Ctx);
@@ -341,6 +461,16 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
           PinDecision Extra = D;
           Extra.Site = S;
           Extra.Releases.clear();
+          Extra.SiteOnly = true;
+          for (ObjectId Other = 0; Other < Objects.size(); ++Other)
+            if (const MemoryObject &M = Objects.get(Other);
+                M.Site && M.Site->IgnoreParenCasts() == S) {
+              Extra.Object = Other;
+              Extra.Name = M.Name;
+              Extra.Line = M.Line;
+              Extra.SiteOnly = false;
+              break;
+            }
           Decisions.push_back(std::move(Extra));
         }
     }

@@ -59,6 +59,19 @@ bool PointerGroupTracer::traceHolder(const FunctionDecl *Fn, const VarDecl *V) {
   return Why.empty();
 }
 
+bool PointerGroupTracer::traceReturnedValue(const Expr *Value) {
+  checkSource(Value);
+  while (!Work.empty()) {
+    auto [F, H] = Work.pop_back_val();
+    checkHolder(F, H);
+  }
+  return Why.empty();
+}
+
+bool PointerGroupPolicy::returned(PointerGroupTracer &T, const FunctionDecl *Fn, const Expr *Val) {
+  return T.fail("a pointer into it is returned from `" + Fn->getNameAsString() + "`" + T.at(Val));
+}
+
 bool PointerGroupTracer::recordSite(const Expr *Site) {
   if (llvm::is_contained(Sites, Site))
     return false;
@@ -196,7 +209,7 @@ bool PointerGroupTracer::traceValue(const FunctionDecl *Fn, const Expr *Val, boo
     case PointerUse::Deleted:
       return Policy.deleted(*this, Fn, U.Delete, Offset);
     case PointerUse::Returned:
-      return fail("a pointer into it is returned from `" + Fn->getNameAsString() + "`" + Here);
+      return Policy.returned(*this, Fn, Val);
     case PointerUse::Converted:
       return fail("a pointer into it is converted to `" + U.TypeName + "`" + Here);
     case PointerUse::Unfollowed:

@@ -51,12 +51,18 @@ struct PinDecision {
   std::string Why = {};                           ///< for the report: why this action
   const clang::Expr *Site = nullptr;              ///< malloc/calloc call or new[] expression
   std::vector<const clang::Expr *> Releases = {}; ///< free calls and delete[] expressions
+  /// Another site of a group reported under its first buffer: an allocation
+  /// inside a helper that allocates for this function (no buffer of its own).
+  bool SiteOnly = false;
 };
 
 /// Decides for every host allocation of \p FA that a GPU copy uses (\p Cra
-/// tells which copies sit in loops).
+/// tells which copies sit in loops). \p WholeProgram: no other translation
+/// unit calls this file's functions (a helper that allocates need not be
+/// `static`).
 std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult &Cra, PinMode Mode,
-                                     bool FileResetsDevice, const CostModel &Costs = {});
+                                     bool FileResetsDevice, const CostModel &Costs = {},
+                                     bool WholeProgram = false);
 
 llvm::StringRef pinActionName(PinAction Action);
 

@@ -68,6 +68,9 @@ public:
   /// A pointer into the group deleted.
   virtual bool deleted(PointerGroupTracer &T, const clang::FunctionDecl *Fn,
                        const clang::CXXDeleteExpr *Delete, bool Offset) = 0;
+  /// A pointer into the group returned from \p Fn.
+  virtual bool returned(PointerGroupTracer &T, const clang::FunctionDecl *Fn,
+                        const clang::Expr *Val);
   /// Whether a helper's body may be followed into (the tracer already
   /// checked that it has one, outside the system headers). An instantiated
   /// template's body is followed like any other: it is a body of its own,
@@ -110,6 +113,9 @@ public:
   /// Traces the group from the holder \p V of \p Fn (not the home), as if a
   /// pointer into it were passed there.
   bool traceHolder(const clang::FunctionDecl *Fn, const clang::VarDecl *V);
+  /// Traces the group of what the home function returns: \p Value, the
+  /// expression of one of its return statements, must be group memory.
+  bool traceReturnedValue(const clang::Expr *Value);
 
   // For the policies.
   clang::ASTContext &context() const { return Ctx; }
