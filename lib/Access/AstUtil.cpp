@@ -327,11 +327,21 @@ bool isLegacyStreamParameter(const ParmVarDecl *P, ASTContext &Ctx,
   const CallIndex &Index = callIndexOf(Ctx);
   if (Index.Escaping.count(F->getCanonicalDecl()))
     return false;
+  auto It = Index.Calls.find(F->getCanonicalDecl());
+  // Without a default, the calls must be in view: a function never called
+  // directly may be called in a way the unit does not show (a captureless
+  // lambda converted to a function pointer calls its operator unseen).
+  if (!NullDefault) {
+    if (It == Index.Calls.end() || It->second.empty())
+      return false;
+    if (const auto *M = dyn_cast<CXXMethodDecl>(F);
+        M && M->getParent()->isLambda() && M->getParent()->captures().empty())
+      return false;
+  }
   // A parameter passed on to itself (recursion) adds no other stream.
   if (!Visiting.insert(P).second)
     return true;
   unsigned I = P->getFunctionScopeIndex();
-  auto It = Index.Calls.find(F->getCanonicalDecl());
   if (It != Index.Calls.end())
     for (const CallExpr *C : It->second) {
       if (I >= C->getNumArgs())
