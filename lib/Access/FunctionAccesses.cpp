@@ -274,6 +274,10 @@ void AccessWalker::visit(const Stmt *S, uint8_t Mode) {
     visit(Child, ReadAccess);
     Conditional -= Skippable;
   }
+  // An OpenMP region's body runs (on its threads) before the region ends;
+  // it is not among the CapturedStmt's children.
+  if (const auto *Region = dyn_cast<CapturedStmt>(S))
+    visit(Region->getCapturedStmt(), ReadAccess);
 }
 
 void AccessWalker::visitAddress(const Expr *E) {

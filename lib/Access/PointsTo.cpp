@@ -384,6 +384,9 @@ void PointsTo::classifyUses(const Stmt *Body) {
             Escaping.insert(V);
     for (const Stmt *Child : S->children())
       Walk(Child);
+    // An OpenMP region's body is not among its CapturedStmt's children.
+    if (const auto *Region = dyn_cast<CapturedStmt>(S))
+      Walk(Region->getCapturedStmt());
   };
   Walk(Body);
   for (const DeclRefExpr *DRE : All)
@@ -420,6 +423,10 @@ void PointsTo::collect(const Stmt *S) {
     Constraints.push_back(S);
   for (const Stmt *Child : S->children())
     collect(Child);
+  // An OpenMP region's body (its host threads run it before the region
+  // ends): not among the CapturedStmt's children.
+  if (const auto *Region = dyn_cast<CapturedStmt>(S))
+    collect(Region->getCapturedStmt());
 }
 
 void PointsTo::solve() {
@@ -1176,7 +1183,10 @@ LValue PointsTo::lvalue(const Expr *E) {
       return LValue::of(Pointees::unknown("`" + DRE->getDecl()->getNameAsString() +
                                           "` is not a variable the analysis follows"));
     }
-    if (DRE->refersToEnclosingVariableOrCapture())
+    // A capture by an OpenMP region of this function names the variable
+    // itself (its threads share it); a lambda's copy, or another function's
+    // variable, is memory the analysis does not follow.
+    if (DRE->refersToEnclosingVariableOrCapture() && V->getParentFunctionOrMethod() != &F)
       return LValue::of(
           Pointees::unknown("`" + V->getNameAsString() + "` is captured from an enclosing scope"));
     if (V->getType()->isReferenceType()) {

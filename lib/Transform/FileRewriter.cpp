@@ -345,7 +345,28 @@ struct FileRewriter::Impl {
       Indent = (Last && onlyBlanksBefore(*Last) && *Last > lineStart(*Offset) - 1) ? indentOf(*Last)
                                                                                    : Indent + "  ";
     }
-    Edits.insert(lineStart(*Offset), Indent + Code + "  // streamalloc: " + Reason + "\n");
+    unsigned Line = lineStart(*Offset);
+    if (Where.K == InsertionPoint::BeforeStmt)
+      Line = abovePragmas(Line);
+    Edits.insert(Line, Indent + Code + "  // streamalloc: " + Reason + "\n");
+  }
+
+  /// The start of the `#pragma` lines (with their `\` continuations) right
+  /// above the line starting at \p Line, or \p Line: a pragma applies to the
+  /// statement after it (`#pragma omp parallel for`, `#pragma unroll`), so
+  /// code inserted before the statement goes above its pragmas. (A file
+  /// parsed without -fopenmp has its OpenMP pragmas only as text.)
+  unsigned abovePragmas(unsigned Line) const {
+    while (Line > 0) {
+      // The line above, and the lines it continues.
+      unsigned Top = lineStart(Line - 1);
+      while (Top > 0 && Buffer.slice(lineStart(Top - 1), Top - 1).rtrim(" \t\r").ends_with("\\"))
+        Top = lineStart(Top - 1);
+      if (!Buffer.slice(Top, Line).ltrim(" \t").starts_with("#pragma"))
+        break;
+      Line = Top;
+    }
+    return Line;
   }
 
   /// Whether code can go after \p S: the outermost statement of the macro

@@ -104,6 +104,18 @@ bool PointerGroupTracer::writtenDirectly(SourceLocation L) const {
   return L.isFileID() && SM.getFileID(L) == SM.getFileID(SM.getExpansionLoc(Home.getLocation()));
 }
 
+bool PointerGroupTracer::insideLambda(const Expr *E) const {
+  DynTypedNode N = DynTypedNode::create(*E);
+  while (true) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.empty() || Parents[0].get<FunctionDecl>())
+      return false;
+    if (Parents[0].get<LambdaExpr>())
+      return true;
+    N = Parents[0];
+  }
+}
+
 DynTypedNode PointerGroupTracer::parentOf(const Expr *E) const {
   auto Parents = Ctx.getParents(*E);
   return Parents.size() == 1 ? Parents[0] : DynTypedNode();
@@ -156,7 +168,8 @@ bool PointerGroupTracer::checkUse(const FunctionDecl *Fn, const DeclRefExpr *Use
   bool InHome = Fn == &Home;
   std::string Name = cast<VarDecl>(Use->getDecl())->getNameAsString();
   if (Policy.capturesBlock() && Use->refersToEnclosingVariableOrCapture())
-    return fail("`" + Name + "` is captured by a lambda" + at(Use));
+    return fail("`" + Name + "` is captured by " +
+                (insideLambda(Use) ? "a lambda" : "an OpenMP region") + at(Use));
   // The variable itself, in parentheses or not: read (below), assigned,
   // moved within the object, or its address taken.
   const Expr *Var = Use;
@@ -176,6 +189,10 @@ bool PointerGroupTracer::checkUse(const FunctionDecl *Fn, const DeclRefExpr *Use
       return Policy.holderAddress(*this, Fn, UO, Name);
   }
   if (P.get<UnaryExprOrTypeTraitExpr>())
+    return true;
+  // An OpenMP region's capture of the variable (by reference): its uses in
+  // the region are mentions of their own, followed like the others.
+  if (P.get<CapturedStmt>())
     return true;
   const auto *Read = P.get<ImplicitCastExpr>();
   if (!Read || Read->getCastKind() != CK_LValueToRValue)

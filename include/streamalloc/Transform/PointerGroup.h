@@ -131,6 +131,8 @@ public:
   bool writtenDirectly(clang::SourceLocation L) const;
   /// The one parent of \p E (none when it has several, e.g. in a template).
   clang::DynTypedNode parentOf(const clang::Expr *E) const;
+  /// Whether \p E sits in a lambda's body (else in an OpenMP region, for a capture).
+  bool insideLambda(const clang::Expr *E) const;
 
 private:
   clang::ASTContext &Ctx;
