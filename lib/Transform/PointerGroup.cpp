@@ -108,10 +108,14 @@ bool PointerGroupTracer::insideLambda(const Expr *E) const {
   DynTypedNode N = DynTypedNode::create(*E);
   while (true) {
     auto Parents = Ctx.getParents(N);
-    if (Parents.empty() || Parents[0].get<FunctionDecl>())
+    if (Parents.empty())
       return false;
     if (Parents[0].get<LambdaExpr>())
       return true;
+    if (const auto *F = Parents[0].get<FunctionDecl>()) {
+      const auto *M = dyn_cast<CXXMethodDecl>(F);
+      return M && M->getParent()->isLambda();
+    }
     N = Parents[0];
   }
 }
