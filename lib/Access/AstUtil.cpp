@@ -377,6 +377,78 @@ std::string streamKey(const Expr *Stream, const FunctionDecl &F, ASTContext &Ctx
   return V->getNameAsString() + "@" + std::to_string(V->getID()) + Index;
 }
 
+namespace {
+
+/// The lambda \p V is initialised with, for a local closure variable.
+const LambdaExpr *closureInit(const VarDecl *V) {
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->getType()->isReferenceType() ||
+      !V->getInit())
+    return nullptr;
+  const Expr *Init = V->getInit();
+  while (true) {
+    Init = Init->IgnoreParens();
+    if (const auto *FE = dyn_cast<FullExpr>(Init))
+      Init = FE->getSubExpr();
+    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(Init))
+      Init = MT->getSubExpr();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(Init);
+             CE && CE->getNumArgs() == 1 && CE->getConstructor()->isCopyOrMoveConstructor())
+      Init = CE->getArg(0);
+    else if (const auto *ICE = dyn_cast<ImplicitCastExpr>(Init);
+             ICE && ICE->getCastKind() == CK_NoOp)
+      Init = ICE->getSubExpr();
+    else
+      break;
+  }
+  const auto *L = dyn_cast<LambdaExpr>(Init);
+  if (!L || V->getType()->getAsCXXRecordDecl() != L->getLambdaClass())
+    return nullptr;
+  return L;
+}
+
+/// The variable a call's object argument names, for `f(args)` on a lambda.
+const VarDecl *calledClosureVar(const CallExpr *Call) {
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+  if (!Op || Op->getOperator() != OO_Call || Op->getNumArgs() == 0)
+    return nullptr;
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+  if (!M || !M->getParent()->isLambda())
+    return nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts());
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || V->getType()->getAsCXXRecordDecl() != M->getParent())
+    return nullptr;
+  return V;
+}
+
+} // namespace
+
+const LambdaExpr *onlyCalledClosure(const VarDecl *V) {
+  const LambdaExpr *L = closureInit(V);
+  const auto *Owner = L ? dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod()) : nullptr;
+  if (!Owner || !Owner->getBody())
+    return nullptr;
+  // Every mention of V (in nested lambdas too: a LambdaExpr's children hold
+  // its capture initialisers and its body) must be the object of a call.
+  unsigned Mentions = 0, Calls = 0;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == V)
+      ++Mentions;
+    if (const auto *Call = dyn_cast<CallExpr>(S); Call && calledClosureVar(Call) == V)
+      ++Calls;
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Owner->getBody());
+  return Mentions == Calls ? L : nullptr;
+}
+
+const LambdaExpr *lambdaOfDirectCall(const CallExpr *Call) {
+  return onlyCalledClosure(calledClosureVar(Call));
+}
+
 SourceLocation escapingUseOf(const FunctionDecl &F, ASTContext &Ctx) {
   return callIndexOf(Ctx).Escaping.lookup(F.getCanonicalDecl());
 }

@@ -52,6 +52,16 @@ bool isLegacyStream(const clang::Expr *Stream, clang::ASTContext &Ctx);
 /// call (its address taken, a reference to it kept), or an invalid location.
 clang::SourceLocation escapingUseOf(const clang::FunctionDecl &F, clang::ASTContext &Ctx);
 
+/// The lambda a local closure variable holds when the program does nothing
+/// with the variable but call it (`auto f = [&](int i) {...}; f(0);`): no
+/// copy, reference, capture or conversion of it. The caller then knows the
+/// closure's fields (its captures), so a call's summary can be instantiated
+/// through them (PointsTo). Null otherwise.
+const clang::LambdaExpr *onlyCalledClosure(const clang::VarDecl *V);
+
+/// For `f(args)`, a call of such a closure variable \p f: its lambda.
+const clang::LambdaExpr *lambdaOfDirectCall(const clang::CallExpr *Call);
+
 /// Every direct call of \p F in the unit (template instantiations included).
 const std::vector<const clang::CallExpr *> &directCallsOf(const clang::FunctionDecl &F,
                                                           clang::ASTContext &Ctx);

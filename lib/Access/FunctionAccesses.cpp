@@ -896,7 +896,18 @@ FunctionAccesses::~FunctionAccesses() = default;
 FunctionAccesses::FunctionAccesses(FunctionAccesses &&) = default;
 
 const FunctionDecl &FunctionAccesses::function() const { return P->F; }
-std::string FunctionAccesses::name() const { return P->F.getQualifiedNameAsString(); }
+std::string displayName(const FunctionDecl &F) {
+  const auto *M = dyn_cast<CXXMethodDecl>(&F);
+  if (!M || !M->getParent()->isLambda())
+    return F.getQualifiedNameAsString();
+  const auto *Enclosing =
+      dyn_cast_or_null<FunctionDecl>(M->getParent()->getParentFunctionOrMethod());
+  return "lambda in " + (Enclosing ? displayName(*Enclosing) : std::string("a class")) + ", line " +
+         std::to_string(F.getASTContext().getSourceManager().getExpansionLineNumber(
+             M->getParent()->getLocation()));
+}
+
+std::string FunctionAccesses::name() const { return displayName(P->F); }
 const ObjectTable &FunctionAccesses::objects() const { return P->Objects; }
 const std::vector<GpuOp> &FunctionAccesses::ops() const { return P->Ops; }
 bool FunctionAccesses::returnsWithWorkPending() const { return P->ReturnsWithWorkPending; }

@@ -97,7 +97,26 @@ std::string SymbolicPath::str(const FunctionDecl &F) const {
   }
   // Obj: an expression for the current object.
   std::string Obj = ByValue || Reference ? Name : "*" + Name;
-  for (FieldKey K : Loads)
+  llvm::ArrayRef<FieldKey> Rest = Loads;
+  // In a lambda's body, the closure's fields are its captures: name the
+  // variable (a reference field designates it, a copy points where it did).
+  if (const auto *M = dyn_cast<CXXMethodDecl>(&F);
+      Param == This && !Rest.empty() && M && M->getParent()->isLambda()) {
+    llvm::DenseMap<const ValueDecl *, FieldDecl *> Captures;
+    FieldDecl *ThisCapture = nullptr;
+    M->getParent()->getCaptureFields(Captures, ThisCapture);
+    for (auto [Var, Field] : Captures)
+      if (Field == Rest.front()) {
+        Obj = (Field->getType()->isReferenceType() ? "" : "*") + Var->getNameAsString();
+        Rest = Rest.drop_front();
+        break;
+      }
+    if (ThisCapture && ThisCapture == Rest.front()) {
+      Obj = "*this";
+      Rest = Rest.drop_front();
+    }
+  }
+  for (FieldKey K : Rest)
     Obj = "*" + pointerAt(Obj, K);
   return Obj;
 }
@@ -783,13 +802,28 @@ std::string Registry::unknownContext(const FunctionDecl *Def) {
     return Name + " is where the program starts";
   if (Def->isExternallyVisible())
     return Name + " may be called from other files";
-  if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && !M->isStatic())
-    return Name + " is a member function";
-  if (Def->isVariadic())
-    return Name + " takes variable arguments";
   if (!Indexed)
     buildIndex(Def->getASTContext());
   const Uses &U = UseIndex[Def->getCanonicalDecl()];
+  // A lambda whose closure variable is only ever called has every call in
+  // view (and cannot be converted to a function pointer).
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->getParent()->isLambda()) {
+    bool AllDirect = !U.Calls.empty();
+    for (const auto &[Call, Caller] : U.Calls) {
+      const LambdaExpr *L = lambdaOfDirectCall(Call);
+      AllDirect &= L && L->getLambdaClass() == M->getParent();
+    }
+    if (!AllDirect)
+      return "a lambda of line " +
+             std::to_string(Def->getASTContext().getSourceManager().getExpansionLineNumber(
+                 Def->getLocation())) +
+             " is used other than by direct calls of a variable that holds it";
+  }
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Def);
+      M && !M->isStatic() && !M->getParent()->isLambda())
+    return Name + " is a member function";
+  if (Def->isVariadic())
+    return Name + " takes variable arguments";
   if (U.References != U.Calls.size())
     return Name + " is used other than by direct calls";
   for (const auto &[Call, Caller] : U.Calls)

@@ -297,7 +297,9 @@ CallTarget resolveCall(const Expr *E, bool FromDevice) {
     }
   }
   if (const auto *M = dyn_cast<CXXMethodDecl>(Callee)) {
-    if (M->getParent()->isLambda()) {
+    // A closure the caller only ever calls has its captures in view (see
+    // onlyCalledClosure); any other call may reach captures it cannot name.
+    if (M->getParent()->isLambda() && !lambdaOfDirectCall(Call)) {
       T.Why = "a call to a lambda";
       return T;
     }
@@ -417,6 +419,12 @@ void PointsTo::collect(const Stmt *S) {
       collect(Arg);
     return;
   }
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const LambdaExpr *L = onlyCalledClosure(dyn_cast<VarDecl>(D))) {
+        ModelledClosures.insert(L);
+        ClosureOf[cast<VarDecl>(D)] = L;
+      }
   if (isa<DeclStmt, CallExpr, CXXConstructExpr, ReturnStmt, CXXNewExpr, AsmStmt>(S))
     Constraints.push_back(S);
   else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
@@ -507,6 +515,10 @@ void PointsTo::apply(const Stmt *S) {
     return;
   }
   if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+    // A closure only ever called here keeps its captures in its fields; each
+    // call's summary reads and writes through them.
+    if (ModelledClosures.count(Lambda))
+      return;
     for (const LambdaCapture &C : Lambda->captures()) {
       if (!C.capturesVariable())
         continue;
@@ -562,6 +574,10 @@ void PointsTo::collectDecl(const VarDecl *V) {
                          V->getNameAsString() + "." + FD->getNameAsString());
   if (T->isPointerType()) {
     store(varLValue(V), pointees(Init));
+    return;
+  }
+  if (const LambdaExpr *L = ClosureOf.lookup(V)) {
+    buildClosure(varLValue(V), L);
     return;
   }
   if (T->isRecordType() || T->isArrayType()) {
@@ -1184,11 +1200,23 @@ LValue PointsTo::lvalue(const Expr *E) {
                                           "` is not a variable the analysis follows"));
     }
     // A capture by an OpenMP region of this function names the variable
-    // itself (its threads share it); a lambda's copy, or another function's
-    // variable, is memory the analysis does not follow.
-    if (DRE->refersToEnclosingVariableOrCapture() && V->getParentFunctionOrMethod() != &F)
+    // itself (its threads share it); in a lambda's body, a capture is a field
+    // of the closure (`this`), which holds a copy or a reference.
+    if (DRE->refersToEnclosingVariableOrCapture() && V->getParentFunctionOrMethod() != &F) {
+      if (const FieldDecl *Field = captureField(V)) {
+        LValue L = LValue::of(thisPointees());
+        L.Key = Field;
+        if (Field->getType()->isReferenceType())
+          return LValue::of(load(L));
+        return L;
+      }
+      // A lambda may name an enclosing variable it does not capture only
+      // where the variable is not odr-used: a constant's value, no memory.
+      if (lambdaClass())
+        return {};
       return LValue::of(
           Pointees::unknown("`" + V->getNameAsString() + "` is captured from an enclosing scope"));
+    }
     if (V->getType()->isReferenceType()) {
       unsigned I;
       if (isParamVar(V, I)) {
@@ -1366,13 +1394,59 @@ Pointees PointsTo::pointees(const Expr *E) {
     return Pointees::of(siteFor(E, ObjectKind::HostAllocation, "", E->getBeginLoc()));
   }
   if (isa<CXXThisExpr>(E))
-    return thisPointees();
+    return lambdaClass() ? capturedThis() : thisPointees();
   if (isa<CXXNullPtrLiteralExpr, IntegerLiteral, GNUNullExpr, StringLiteral, CXXBoolLiteralExpr,
           CharacterLiteral, ImplicitValueInitExpr, CXXScalarValueInitExpr>(E))
     return {};
   if (isa<DeclRefExpr>(E)) // functions, enumerators
     return {};
   return Pointees::unknown("a pointer expression the analysis cannot follow");
+}
+
+const CXXRecordDecl *PointsTo::lambdaClass() const {
+  const auto *M = dyn_cast<CXXMethodDecl>(&F);
+  return M && M->getParent()->isLambda() ? M->getParent() : nullptr;
+}
+
+const FieldDecl *PointsTo::captureField(const VarDecl *V) const {
+  const CXXRecordDecl *Closure = lambdaClass();
+  if (!Closure)
+    return nullptr;
+  llvm::DenseMap<const ValueDecl *, FieldDecl *> Captures;
+  FieldDecl *ThisCapture = nullptr;
+  Closure->getCaptureFields(Captures, ThisCapture);
+  return Captures.lookup(V);
+}
+
+Pointees PointsTo::capturedThis() {
+  llvm::DenseMap<const ValueDecl *, FieldDecl *> Captures;
+  FieldDecl *ThisCapture = nullptr;
+  lambdaClass()->getCaptureFields(Captures, ThisCapture);
+  if (!ThisCapture || !ThisCapture->getType()->isPointerType())
+    return Pointees::unknown("`*this` captured by copy");
+  LValue L = LValue::of(thisPointees());
+  L.Key = ThisCapture;
+  return load(L);
+}
+
+void PointsTo::buildClosure(const LValue &Closure, const LambdaExpr *L) {
+  auto Init = L->capture_init_begin();
+  for (const FieldDecl *Field : L->getLambdaClass()->fields()) {
+    if (Init == L->capture_init_end())
+      break;
+    const Expr *Value = *Init++;
+    if (!Value)
+      continue;
+    LValue Target = Closure;
+    Target.Key = Field;
+    QualType T = Field->getType();
+    if (T->isReferenceType())
+      store(Target, addressOf(Value));
+    else if (T->isPointerType())
+      store(Target, pointees(Value));
+    else if (T->isRecordType() || T->isArrayType())
+      assignAggregate(Target, Value, T);
+  }
 }
 
 Pointees PointsTo::thisPointees() {

@@ -27,6 +27,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -220,6 +221,9 @@ private:
 
   /// Statements whose pointer effects are re-evaluated until nothing changes.
   std::vector<const clang::Stmt *> Constraints;
+  /// Lambdas whose closure variable is only ever called (buildClosure).
+  llvm::DenseSet<const clang::LambdaExpr *> ModelledClosures;
+  llvm::DenseMap<const clang::VarDecl *, const clang::LambdaExpr *> ClosureOf;
   std::vector<const clang::CXXCtorInitializer *> MemberInits;
 
   void classifyUses(const clang::Stmt *Body);
@@ -246,6 +250,14 @@ private:
   Pointees fieldOfValue(const clang::Expr *Aggregate, FieldKey Key);
   Pointees callPointees(const clang::Expr *Call);
   Pointees thisPointees();
+  /// The closure class, when this function is a lambda's body.
+  const clang::CXXRecordDecl *lambdaClass() const;
+  /// In a lambda's body: the closure's field that holds capture \p V.
+  const clang::FieldDecl *captureField(const clang::VarDecl *V) const;
+  /// In a lambda's body: what the captured `this` points to.
+  Pointees capturedThis();
+  /// Stores a lambda's captures into the fields of \p Closure.
+  void buildClosure(const LValue &Closure, const clang::LambdaExpr *L);
   LValue callLValue(const clang::CallExpr *Call);
   LValue varLValue(const clang::VarDecl *V);
   Pointees objectsOf(const LValue &L);

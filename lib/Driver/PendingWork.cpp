@@ -104,7 +104,9 @@ whyEachMustWaitOnReturn(ASTContext &Ctx, llvm::ArrayRef<const FunctionDecl *> An
     else if (F->isExternallyVisible() && !declaredOnlyInMainFile(*F, SM))
       W = "an included file declares it, so other translation units may call it";
     else if (isa<CXXMethodDecl>(F) || F->getTemplatedKind() != FunctionDecl::TK_NonTemplate)
-      W = "it is a member function or a template";
+      W = isa<CXXMethodDecl>(F) && cast<CXXMethodDecl>(F)->getParent()->isLambda()
+              ? "it is a lambda"
+              : "it is a member function or a template";
     else if (S.Recursive)
       W = "it is recursive";
     else if (S.LeavesOwnStreamWork || S.ResetsDevice)

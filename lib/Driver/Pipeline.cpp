@@ -177,6 +177,28 @@ bool isLambdaBody(const FunctionDecl *F) {
   return M && M->getParent()->isLambda();
 }
 
+/// A lambda's body analysed as a function of its own, like a helper: a host
+/// lambda that is not generic, written in a function that is analysed
+/// itself (a lambda in a template has a body per instantiation). Whether the
+/// file starts host threads is decided after the survey.
+bool isAnalysedLambda(const FunctionDecl *F, const SourceManager &SM,
+                      const std::set<FileID> &Files) {
+  if (!isLambdaBody(F) || !F->doesThisDeclarationHaveABody() || !F->getBody() ||
+      F->isDependentContext() || F->isTemplateInstantiation() || F->hasAttr<CUDAGlobalAttr>())
+    return false;
+  // Clang makes a lambda without attributes implicitly __host__ __device__.
+  if (const auto *Device = F->getAttr<CUDADeviceAttr>(); Device && !Device->isImplicit())
+    return false;
+  const auto *Enclosing = dyn_cast_or_null<FunctionDecl>(
+      cast<CXXMethodDecl>(F)->getParent()->getParentFunctionOrMethod());
+  if (!Enclosing ||
+      !(isAnalysedHostFunction(Enclosing, SM, Files) || isAnalysedLambda(Enclosing, SM, Files)))
+    return false;
+  FileID File = SM.getFileID(SM.getExpansionLoc(Enclosing->getLocation()));
+  return SM.getFileID(SM.getExpansionLoc(F->getBody()->getBeginLoc())) == File &&
+         SM.getFileID(SM.getExpansionLoc(F->getBody()->getEndLoc())) == File;
+}
+
 /// Collects the host functions to analyse, file-level blockers, and GPU ops
 /// that sit in code the first version does not transform.
 class Survey : public RecursiveASTVisitor<Survey> {
@@ -190,6 +212,16 @@ public:
   std::map<FileID, unsigned> OpsLeftIn; ///< GPU ops in host code of LeftAsWritten
   std::vector<std::string> Blockers;
   std::vector<std::pair<const Expr *, const FunctionDecl *>> OpsInTemplates;
+  /// GPU ops in the bodies of lambdas analysed as functions (isAnalysedLambda).
+  std::vector<std::pair<const Expr *, const FunctionDecl *>> OpsInLambdas;
+
+  /// Leaves lambda bodies as written (the file starts host threads, which may
+  /// call them at once): their ops are reported as templates' ops are.
+  void leaveLambdasAsWritten() {
+    llvm::erase_if(Functions, isLambdaBody);
+    llvm::append_range(OpsInTemplates, OpsInLambdas);
+    OpsInLambdas.clear();
+  }
 
   void block(std::string Why) {
     if (!llvm::is_contained(Blockers, Why))
@@ -283,7 +315,7 @@ public:
         !Api && Callee && Callee->hasBody(Def) && Def && isHostFunctionIn(Def, SM, Files) &&
         !isa<CUDAKernelCallExpr>(Call) && !LaunchOfThis)
       StreamNeutral = true;
-    if (OwnOp && (Stack.empty() || !isAnalysedHostFunction(Stack.back(), SM, Files)))
+    if (OwnOp && (Stack.empty() || !isAnalysed(Stack.back())))
       block(At + "`" + (Name.empty() ? "call" : Name) +
             "` runs on a stream of the program's own inside a template or a lambda, where "
             "the tool does not model it");
@@ -296,8 +328,10 @@ public:
               "`)");
     }
     bool IsOp = isa<CUDAKernelCallExpr>(Call) || (Api && Api->isGpuOp());
-    if (IsOp && !Stack.empty() && !isAnalysedHostFunction(Stack.back(), SM, Files))
+    if (IsOp && !Stack.empty() && !isAnalysed(Stack.back()))
       OpsInTemplates.push_back({Call, Stack.back()});
+    if (IsOp && !Stack.empty() && isAnalysedLambda(Stack.back(), SM, Files))
+      OpsInLambdas.push_back({Call, Stack.back()});
     return true;
   }
 
@@ -318,8 +352,12 @@ private:
   std::vector<const FunctionDecl *> Stack;
   llvm::DenseMap<const CallExpr *, const CUDAKernelCallExpr *> LaunchOfConfig;
 
+  bool isAnalysed(const FunctionDecl *F) const {
+    return isAnalysedHostFunction(F, SM, Files) || isAnalysedLambda(F, SM, Files);
+  }
+
   template <typename Fn> bool traverseFunction(const FunctionDecl *F, Fn Traverse) {
-    if (F && isAnalysedHostFunction(F, SM, Files) && F->isThisDeclarationADefinition())
+    if (F && isAnalysed(F) && F->isThisDeclarationADefinition())
       Functions.push_back(F);
     if (F)
       Stack.push_back(F);
@@ -469,6 +507,11 @@ public:
     classifyIncludedFiles(Ctx, Files, LeftAsWritten);
     Survey S(Ctx, Files, LeftAsWritten);
     S.TraverseDecl(Ctx.getTranslationUnitDecl());
+    // Another thread may run a lambda while this one runs the caller's
+    // streams; lambda bodies then stay as written.
+    std::string HostThreads = startsHostThreads(Ctx);
+    if (!HostThreads.empty())
+      S.leaveLambdasAsWritten();
     if (PP.isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM"))
       S.Blockers.push_back("it is compiled with the per-thread default stream, and this version "
                            "relies on the legacy default stream's implicit ordering");
@@ -499,7 +542,7 @@ public:
     Result.Report.FileBlockers = S.Blockers;
     llvm::raw_string_ostream Dump(Result.Dump);
     CallsDeviceReset = S.CallsDeviceReset;
-    WhyNoGraphs = Options.Graphs ? whyNoLaunchGraphs(Ctx) : "--cuda-graphs=off";
+    WhyNoGraphs = Options.Graphs ? whyNoLaunchGraphs(HostThreads) : "--cuda-graphs=off";
     QueriesMemory = S.QueriesMemory;
     if (dumps(DumpStage::Summaries))
       Device.print(Dump, Ctx);
@@ -535,7 +578,10 @@ public:
         runFunction(*T.Instances.front(), Ctx, Device, Rewriter, S.Blockers, Dump);
     reportTemplates(Templates, TemplateVerdicts, S.OpsInTemplates, SM);
     for (auto [Call, F] : S.OpsInTemplates) {
-      std::string Why = "inside a lambda; this version does not transform lambda bodies";
+      std::string Why = isAnalysedLambda(F, SM, Files)
+                            ? "inside a lambda, left as written: " + HostThreads
+                            : "inside a lambda that is generic or written in a template; this "
+                              "version transforms the bodies of other lambdas only";
       if (!isLambdaBody(F) && !isHostFunctionOfTheFile(F, SM))
         Why = "inside a template of an included file; this version rewrites templates in the "
               "main file only";
@@ -547,7 +593,7 @@ public:
               std::string(It == TemplateVerdicts.end() ? NeverInstantiated : It->second);
       }
       OpReport R;
-      R.Function = F->getQualifiedNameAsString();
+      R.Function = displayName(*F);
       R.File = displayNameOf(SM.getFileID(SM.getExpansionLoc(Call->getBeginLoc())));
       R.Line = SM.getSpellingLineNumber(SM.getFileLoc(Call->getBeginLoc()));
       R.Column = SM.getSpellingColumnNumber(SM.getFileLoc(Call->getBeginLoc()));
@@ -901,7 +947,7 @@ private:
         continue;
       auto Add = [&](const CallExpr *Call, const char *Kind) {
         OpReport R;
-        R.Function = F.getQualifiedNameAsString();
+        R.Function = displayName(F);
         R.Line = SM.getSpellingLineNumber(SM.getFileLoc(Call->getBeginLoc()));
         R.Column = SM.getSpellingColumnNumber(SM.getFileLoc(Call->getBeginLoc()));
         R.Callee = apiWith(Kind == llvm::StringRef("alloc") ? ApiCap::StreamOrderableAlloc
@@ -1290,7 +1336,7 @@ private:
       if (O == Outcomes.end()) // no analysis: nothing to say
         continue;
       ReturnReport R;
-      R.Function = Def->getQualifiedNameAsString();
+      R.Function = displayName(*Def);
       R.Line = SM.getExpansionLineNumber(Def->getLocation());
       R.File = displayNameOf(SM.getFileID(SM.getExpansionLoc(Def->getLocation())));
       if (ReturnsWithWork.count(F) && !O->second.LeftPendingStreams.empty()) {

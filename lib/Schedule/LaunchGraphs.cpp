@@ -196,8 +196,7 @@ private:
   }
   void note(const std::string &What, SourceLocation L) {
     Found = "the program starts host threads (" + What + " on line " +
-            std::to_string(SM.getExpansionLineNumber(L)) +
-            "), and a capture would record the GPU work another thread puts on its stream";
+            std::to_string(SM.getExpansionLineNumber(L)) + ")";
   }
 };
 
@@ -308,7 +307,14 @@ void recordAfterGraphLoops(StreamPlan &Plan, const std::vector<LaunchLoop> &Loop
         R.Statement = L.Loop;
 }
 
-std::string whyNoLaunchGraphs(ASTContext &Ctx) {
+std::string whyNoLaunchGraphs(const std::string &HostThreads) {
+  if (HostThreads.empty())
+    return "";
+  return HostThreads +
+         ", and a capture would record the GPU work another thread puts on its stream";
+}
+
+std::string startsHostThreads(ASTContext &Ctx) {
   // Only the program's own declarations: what the finder looks for counts
   // only outside system headers, where the C++ and CUDA headers' many
   // declarations are.

@@ -1,7 +1,8 @@
 // A lambda that assigns a captured stream parameter may give the launch a
 // stream of the program's own, so the parameter is not the legacy stream even
 // though every call leaves it to its default: the launch inside the lambda is
-// work the tool does not model there, and the file is left as written.
+// work on a stream of the program's own that the lambda may leave running, and
+// the file is left as written.
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
@@ -33,4 +34,4 @@ int main() {
   return 0;
 }
 
-// CHECK: file left unchanged: line 19: `scale` runs on a stream of the program's own inside a template or a lambda, where the tool does not model it
+// CHECK: file left unchanged: `operator()` may return while work it put on a stream of the program's own is still running, and is called where the analysis does not model that work

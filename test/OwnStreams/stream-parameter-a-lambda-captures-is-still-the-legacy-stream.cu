@@ -1,8 +1,9 @@
 // A stream parameter that defaults to the legacy stream stays the legacy
 // stream when a lambda of the function captures it (by reference or by copy,
-// in a plain or a generic lambda) and only reads it: the launches inside the
-// lambdas are legacy-stream work, left as written since lambda bodies are
-// not transformed, and the rest of the file is rewritten.
+// in a plain or a generic lambda) and only reads it: the launch inside the plain
+// lambda moves to the tool's stream like any legacy-stream launch, the one in
+// the generic lambda (not transformed) stays as written, and the rest of the
+// file is rewritten.
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc --profitability=off --stream-ordered-alloc=off %t.cu -o %t.out.cu --report-file=%t.report -- -std=c++20
@@ -43,5 +44,5 @@ int main() {
 }
 
 // REPORT-NOT: file left unchanged
-// REPORT: {{.*}}:17:29: scale: left synchronous: inside a lambda; this version does not transform lambda bodies
-// REPORT: {{.*}}:24:29: scale: left synchronous: inside a lambda; this version does not transform lambda bodies
+// REPORT: {{.*}}:18:29: scale: async on stream 0, waited for before line 18
+// REPORT: {{.*}}:25:29: scale: left synchronous: inside a lambda that is generic or written in a template; this version transforms the bodies of other lambdas only

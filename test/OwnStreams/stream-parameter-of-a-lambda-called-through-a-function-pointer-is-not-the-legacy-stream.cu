@@ -2,7 +2,8 @@
 // unit does not show it (through the pointer), so its stream parameter is not
 // known to be the legacy stream, even though no call passes a stream to it
 // directly: its launch is work on a stream of the program's own inside a
-// lambda, and the file is left as written.
+// lambda, passed through a stream of the program's own, and the file is left as
+// written.
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
@@ -28,4 +29,4 @@ int main() {
   return 0;
 }
 
-// CHECK: file left unchanged: line 23: `add` runs on a stream of the program's own inside a template or a lambda, where the tool does not model it
+// CHECK: file left unchanged: line 26: passes a stream of the program's own (`call`)

@@ -119,6 +119,10 @@ struct StmtAccesses {
   std::optional<AccessSet> HostSide;
 };
 
+/// The name reports give \p F: its qualified name, or for a lambda's body
+/// "lambda in main, line 19".
+std::string displayName(const clang::FunctionDecl &F);
+
 class FunctionAccesses {
 public:
   /// \p StreamOrdered: cudaMalloc/cudaFree calls to treat as GPU ops of their

@@ -93,10 +93,14 @@ double graphSetUpCost(unsigned Ops, const CostModel &Costs = {});
 /// loop (a record inside the capture would be part of the graph).
 void recordAfterGraphLoops(StreamPlan &Plan, const std::vector<LaunchLoop> &Loops);
 
-/// Why the translation unit's loops may not be captured, or "": it starts
-/// host threads (std::thread, std::async, pthread_create, an OpenMP region
-/// that launches or calls the program's own code).
-std::string whyNoLaunchGraphs(clang::ASTContext &Ctx);
+/// "the program starts host threads (what, on which line)", or "" when the
+/// translation unit starts none: std::thread, std::async, pthread_create, an
+/// OpenMP region that launches or calls the program's own code.
+std::string startsHostThreads(clang::ASTContext &Ctx);
+
+/// Why the translation unit's loops may not be captured, or "", given what
+/// startsHostThreads() said.
+std::string whyNoLaunchGraphs(const std::string &HostThreads);
 
 } // namespace streamalloc
 
