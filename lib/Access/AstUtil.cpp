@@ -157,11 +157,41 @@ namespace {
 
 /// Per translation unit: the direct calls of each function, and the
 /// functions used other than as the callee of a direct call (address taken).
+/// The lambda \p V is initialised with, for a local closure variable.
+const LambdaExpr *closureInit(const VarDecl *V) {
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->getType()->isReferenceType() ||
+      !V->getInit())
+    return nullptr;
+  // Past the copy or move of the closure, and cleanups, that C++14 spells out.
+  const auto *L = dyn_cast<LambdaExpr>(V->getInit()->IgnoreUnlessSpelledInSource());
+  if (!L || V->getType()->getAsCXXRecordDecl() != L->getLambdaClass())
+    return nullptr;
+  return L;
+}
+
+/// The variable a call's object argument names, for `f(args)` on a lambda.
+const VarDecl *calledClosureVar(const CallExpr *Call) {
+  const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Call);
+  if (!Op || Op->getOperator() != OO_Call || Op->getNumArgs() == 0)
+    return nullptr;
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+  if (!M || !M->getParent()->isLambda())
+    return nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts());
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || V->getType()->getAsCXXRecordDecl() != M->getParent())
+    return nullptr;
+  return V;
+}
+
 struct CallIndex {
   const ASTContext *Ctx = nullptr;
   const TranslationUnitDecl *TU = nullptr;
   llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>> Calls;
   llvm::DenseMap<const FunctionDecl *, SourceLocation> Escaping; ///< its first such use
+  /// Per variable holding a closure: its mentions (a capture counts), and how
+  /// many of them are the object of a call.
+  llvm::DenseMap<const VarDecl *, unsigned> ClosureMentions, ClosureCalls;
 };
 
 const CallIndex &callIndexOf(ASTContext &Ctx) {
@@ -181,6 +211,18 @@ const CallIndex &callIndexOf(ASTContext &Ctx) {
         I.Calls[F->getCanonicalDecl()].push_back(C);
         Callees.insert(C->getCallee()->IgnoreParenImpCasts());
       }
+      if (const VarDecl *V = calledClosureVar(C))
+        ++I.ClosureCalls[V];
+      return true;
+    }
+    static bool holdsClosure(const ValueDecl *D) {
+      const auto *RD = D ? D->getType()->getAsCXXRecordDecl() : nullptr;
+      return RD && RD->isLambda() && isa<VarDecl>(D);
+    }
+    bool VisitLambdaExpr(LambdaExpr *L) {
+      for (const LambdaCapture &C : L->captures())
+        if (C.capturesVariable() && holdsClosure(C.getCapturedVar()))
+          ++I.ClosureMentions[cast<VarDecl>(C.getCapturedVar())];
       return true;
     }
     void use(const Expr *E, const ValueDecl *D) {
@@ -189,6 +231,8 @@ const CallIndex &callIndexOf(ASTContext &Ctx) {
     }
     bool VisitDeclRefExpr(DeclRefExpr *E) {
       use(E, E->getDecl());
+      if (holdsClosure(E->getDecl()))
+        ++I.ClosureMentions[cast<VarDecl>(E->getDecl())];
       return true;
     }
     bool VisitMemberExpr(MemberExpr *E) {
@@ -377,72 +421,12 @@ std::string streamKey(const Expr *Stream, const FunctionDecl &F, ASTContext &Ctx
   return V->getNameAsString() + "@" + std::to_string(V->getID()) + Index;
 }
 
-namespace {
-
-/// The lambda \p V is initialised with, for a local closure variable.
-const LambdaExpr *closureInit(const VarDecl *V) {
-  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->getType()->isReferenceType() ||
-      !V->getInit())
-    return nullptr;
-  const Expr *Init = V->getInit();
-  while (true) {
-    Init = Init->IgnoreParens();
-    if (const auto *FE = dyn_cast<FullExpr>(Init))
-      Init = FE->getSubExpr();
-    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(Init))
-      Init = MT->getSubExpr();
-    else if (const auto *CE = dyn_cast<CXXConstructExpr>(Init);
-             CE && CE->getNumArgs() == 1 && CE->getConstructor()->isCopyOrMoveConstructor())
-      Init = CE->getArg(0);
-    else if (const auto *ICE = dyn_cast<ImplicitCastExpr>(Init);
-             ICE && ICE->getCastKind() == CK_NoOp)
-      Init = ICE->getSubExpr();
-    else
-      break;
-  }
-  const auto *L = dyn_cast<LambdaExpr>(Init);
-  if (!L || V->getType()->getAsCXXRecordDecl() != L->getLambdaClass())
-    return nullptr;
-  return L;
-}
-
-/// The variable a call's object argument names, for `f(args)` on a lambda.
-const VarDecl *calledClosureVar(const CallExpr *Call) {
-  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
-  if (!Op || Op->getOperator() != OO_Call || Op->getNumArgs() == 0)
-    return nullptr;
-  const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
-  if (!M || !M->getParent()->isLambda())
-    return nullptr;
-  const auto *Ref = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts());
-  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!V || V->getType()->getAsCXXRecordDecl() != M->getParent())
-    return nullptr;
-  return V;
-}
-
-} // namespace
-
 const LambdaExpr *onlyCalledClosure(const VarDecl *V) {
   const LambdaExpr *L = closureInit(V);
-  const auto *Owner = L ? dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod()) : nullptr;
-  if (!Owner || !Owner->getBody())
+  if (!L)
     return nullptr;
-  // Every mention of V (in nested lambdas too: a LambdaExpr's children hold
-  // its capture initialisers and its body) must be the object of a call.
-  unsigned Mentions = 0, Calls = 0;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == V)
-      ++Mentions;
-    if (const auto *Call = dyn_cast<CallExpr>(S); Call && calledClosureVar(Call) == V)
-      ++Calls;
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  Walk(Owner->getBody());
-  return Mentions == Calls ? L : nullptr;
+  const CallIndex &Index = callIndexOf(V->getASTContext());
+  return Index.ClosureMentions.lookup(V) == Index.ClosureCalls.lookup(V) ? L : nullptr;
 }
 
 const LambdaExpr *lambdaOfDirectCall(const CallExpr *Call) {

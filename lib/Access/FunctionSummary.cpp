@@ -814,10 +814,8 @@ std::string Registry::unknownContext(const FunctionDecl *Def) {
       AllDirect &= L && L->getLambdaClass() == M->getParent();
     }
     if (!AllDirect)
-      return "a lambda of line " +
-             std::to_string(Def->getASTContext().getSourceManager().getExpansionLineNumber(
-                 Def->getLocation())) +
-             " is used other than by direct calls of a variable that holds it";
+      return "`" + displayName(*Def) +
+             "` is used other than by direct calls of a variable that holds it";
   }
   if (const auto *M = dyn_cast<CXXMethodDecl>(Def);
       M && !M->isStatic() && !M->getParent()->isLambda())

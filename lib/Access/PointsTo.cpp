@@ -421,10 +421,8 @@ void PointsTo::collect(const Stmt *S) {
   }
   if (const auto *DS = dyn_cast<DeclStmt>(S))
     for (const Decl *D : DS->decls())
-      if (const LambdaExpr *L = onlyCalledClosure(dyn_cast<VarDecl>(D))) {
+      if (const LambdaExpr *L = onlyCalledClosure(dyn_cast<VarDecl>(D)))
         ModelledClosures.insert(L);
-        ClosureOf[cast<VarDecl>(D)] = L;
-      }
   if (isa<DeclStmt, CallExpr, CXXConstructExpr, ReturnStmt, CXXNewExpr, AsmStmt>(S))
     Constraints.push_back(S);
   else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
@@ -576,7 +574,7 @@ void PointsTo::collectDecl(const VarDecl *V) {
     store(varLValue(V), pointees(Init));
     return;
   }
-  if (const LambdaExpr *L = ClosureOf.lookup(V)) {
+  if (const LambdaExpr *L = onlyCalledClosure(V)) {
     buildClosure(varLValue(V), L);
     return;
   }

@@ -223,7 +223,6 @@ private:
   std::vector<const clang::Stmt *> Constraints;
   /// Lambdas whose closure variable is only ever called (buildClosure).
   llvm::DenseSet<const clang::LambdaExpr *> ModelledClosures;
-  llvm::DenseMap<const clang::VarDecl *, const clang::LambdaExpr *> ClosureOf;
   std::vector<const clang::CXXCtorInitializer *> MemberInits;
 
   void classifyUses(const clang::Stmt *Body);
