@@ -433,6 +433,14 @@ const LambdaExpr *lambdaOfDirectCall(const CallExpr *Call) {
   return onlyCalledClosure(calledClosureVar(Call));
 }
 
+bool onlyCalledDirectly(const CXXMethodDecl &Body, ASTContext &Ctx) {
+  const std::vector<const CallExpr *> &Calls = directCallsOf(Body, Ctx);
+  return !Calls.empty() && llvm::all_of(Calls, [&](const CallExpr *Call) {
+    const LambdaExpr *L = lambdaOfDirectCall(Call);
+    return L && L->getLambdaClass() == Body.getParent();
+  });
+}
+
 SourceLocation escapingUseOf(const FunctionDecl &F, ASTContext &Ctx) {
   return callIndexOf(Ctx).Escaping.lookup(F.getCanonicalDecl());
 }

@@ -808,12 +808,7 @@ std::string Registry::unknownContext(const FunctionDecl *Def) {
   // A lambda whose closure variable is only ever called has every call in
   // view (and cannot be converted to a function pointer).
   if (const auto *M = dyn_cast<CXXMethodDecl>(Def); M && M->getParent()->isLambda()) {
-    bool AllDirect = !U.Calls.empty();
-    for (const auto &[Call, Caller] : U.Calls) {
-      const LambdaExpr *L = lambdaOfDirectCall(Call);
-      AllDirect &= L && L->getLambdaClass() == M->getParent();
-    }
-    if (!AllDirect)
+    if (!onlyCalledDirectly(*M, Def->getASTContext()))
       return "`" + displayName(*Def) +
              "` is used other than by direct calls of a variable that holds it";
   }

@@ -179,12 +179,17 @@ bool isLambdaBody(const FunctionDecl *F) {
 
 /// A lambda's body analysed as a function of its own, like a helper: a host
 /// lambda that is not generic, written in a function that is analysed
-/// itself (a lambda in a template has a body per instantiation). Whether the
-/// file starts host threads is decided after the survey.
+/// itself (a lambda in a template has a body per instantiation), and run only
+/// by calls its callers see. A lambda passed to a function, copied or
+/// converted may run where no caller orders the work it would put on the
+/// tool's streams after the caller's (left as written, its work stays on the
+/// legacy stream, which orders it). Whether the file starts host threads is
+/// decided after the survey.
 bool isAnalysedLambda(const FunctionDecl *F, const SourceManager &SM,
                       const std::set<FileID> &Files) {
   if (!isLambdaBody(F) || !F->doesThisDeclarationHaveABody() || !F->getBody() ||
-      F->isDependentContext() || F->isTemplateInstantiation() || F->hasAttr<CUDAGlobalAttr>())
+      F->isDependentContext() || F->isTemplateInstantiation() || F->hasAttr<CUDAGlobalAttr>() ||
+      !onlyCalledDirectly(*cast<CXXMethodDecl>(F), F->getASTContext()))
     return false;
   // Clang makes a lambda without attributes implicitly __host__ __device__.
   if (const auto *Device = F->getAttr<CUDADeviceAttr>(); Device && !Device->isImplicit())
@@ -197,6 +202,23 @@ bool isAnalysedLambda(const FunctionDecl *F, const SourceManager &SM,
   FileID File = SM.getFileID(SM.getExpansionLoc(Enclosing->getLocation()));
   return SM.getFileID(SM.getExpansionLoc(F->getBody()->getBeginLoc())) == File &&
          SM.getFileID(SM.getExpansionLoc(F->getBody()->getEndLoc())) == File;
+}
+
+/// Why the ops of the lambda whose body is \p F stay as written.
+std::string whyLambdaIsLeftAsWritten(const FunctionDecl &F, const SourceManager &SM,
+                                     const std::set<FileID> &Files,
+                                     const std::string &HostThreads) {
+  if (isAnalysedLambda(&F, SM, Files))
+    return "inside a lambda, left as written: " + HostThreads;
+  if (F.isDependentContext() || F.isTemplateInstantiation())
+    return "inside a lambda that is generic or written in a template; this version transforms "
+           "the bodies of other lambdas only";
+  if (!onlyCalledDirectly(cast<CXXMethodDecl>(F), F.getASTContext()))
+    return "inside a lambda that runs other than by direct calls of a variable holding it (passed "
+           "to a function, copied, captured or converted), where its callers could not order its "
+           "work after theirs; it stays on the legacy stream, which does";
+  return "inside a lambda this version does not transform (declared __device__, or written in "
+         "a function it does not analyse)";
 }
 
 /// Collects the host functions to analyse, file-level blockers, and GPU ops
@@ -578,11 +600,10 @@ public:
         runFunction(*T.Instances.front(), Ctx, Device, Rewriter, S.Blockers, Dump);
     reportTemplates(Templates, TemplateVerdicts, S.OpsInTemplates, SM);
     for (auto [Call, F] : S.OpsInTemplates) {
-      std::string Why = isAnalysedLambda(F, SM, Files)
-                            ? "inside a lambda, left as written: " + HostThreads
-                            : "inside a lambda that is generic or written in a template; this "
-                              "version transforms the bodies of other lambdas only";
-      if (!isLambdaBody(F) && !isHostFunctionOfTheFile(F, SM))
+      std::string Why;
+      if (isLambdaBody(F))
+        Why = whyLambdaIsLeftAsWritten(*F, SM, Files, HostThreads);
+      else if (!isHostFunctionOfTheFile(F, SM))
         Why = "inside a template of an included file; this version rewrites templates in the "
               "main file only";
       else if (!isLambdaBody(F)) {

@@ -23,6 +23,7 @@
 namespace clang {
 class ASTContext;
 class CallExpr;
+class CXXMethodDecl;
 class Expr;
 class FunctionDecl;
 class Stmt;
@@ -122,6 +123,12 @@ struct StmtAccesses {
 /// The name reports give \p F: its qualified name, or for a lambda's body
 /// "lambda in main, line 19".
 std::string displayName(const clang::FunctionDecl &F);
+
+/// Whether the lambda whose body is \p Body runs only where the unit shows
+/// it: it is called at least once, and every call is one of a local variable
+/// holding the closure that the program does nothing with but call. Each
+/// caller then sees the call, and the lambda's summary, captures included.
+bool onlyCalledDirectly(const clang::CXXMethodDecl &Body, clang::ASTContext &Ctx);
 
 class FunctionAccesses {
 public:
