@@ -36,7 +36,10 @@ import os
 import random
 import sys
 
-GENERATOR_VERSION = "8"
+GENERATOR_VERSION = "8.1"
+# 8.1 changed only the prelude's HostBuf (its malloc'ed buffer in a member of its own, which
+# a tool may pin in the class); the random choices, and so the programs' bodies, are 8's.
+RANDOM_VERSION = "8"
 
 SYM_N = 1024
 GHOST_N = 1024
@@ -306,26 +309,26 @@ struct DevBuf {
 };
 
 struct HostBuf {
-  unsigned int *p = nullptr;
+  unsigned int *heap = nullptr;   // malloc'ed: a tool may pin it in the class
+  unsigned int *locked = nullptr; // cudaMallocHost'ed when asked for
   int n = 0;
-  bool pinned = false;
-  HostBuf(int n_, unsigned int k, bool pinned_ = false) : n(n_), pinned(pinned_) {
+  HostBuf(int n_, unsigned int k, bool pinned = false) : n(n_) {
     if (pinned)
-      CHECK(cudaMallocHost(&p, (size_t)n * sizeof(unsigned int)));
+      CHECK(cudaMallocHost(&locked, (size_t)n * sizeof(unsigned int)));
     else
-      p = (unsigned int *)malloc((size_t)n * sizeof(unsigned int));
+      heap = (unsigned int *)malloc((size_t)n * sizeof(unsigned int));
+    unsigned int *p = data();
     for (int i = 0; i < n; ++i) p[i] = (unsigned int)i * k + 17u;
   }
   ~HostBuf() {
-    if (pinned)
-      cudaFreeHost(p);
-    else
-      free(p);
+    if (locked)
+      cudaFreeHost(locked);
+    free(heap);
   }
   HostBuf(const HostBuf &) = delete;
   HostBuf &operator=(const HostBuf &) = delete;
-  unsigned int *data() { return p; }
-  unsigned int &operator[](int i) { return p[i]; }
+  unsigned int *data() { return locked ? locked : heap; }
+  unsigned int &operator[](int i) { return data()[i]; }
   int size() const { return n; }
 };
 
@@ -510,7 +513,7 @@ class Gen:
         self.seed = seed
         self.size = size
         self.cfg = SIZES[size]
-        self.r = random.Random("streamalloc-fuzz-%s-%d-%s" % (GENERATOR_VERSION, seed, size))
+        self.r = random.Random("streamalloc-fuzz-%s-%d-%s" % (RANDOM_VERSION, seed, size))
         self.next_id = 0
         self.next_uid = 0
         self.helpers = []

@@ -192,6 +192,7 @@ struct CallIndex {
   /// Per variable holding a closure: its mentions (a capture counts), and how
   /// many of them are the object of a call.
   llvm::DenseMap<const VarDecl *, unsigned> ClosureMentions, ClosureCalls;
+  llvm::DenseMap<const FieldDecl *, std::vector<FieldMention>> FieldMentions;
 };
 
 const CallIndex &callIndexOf(ASTContext &Ctx) {
@@ -201,11 +202,25 @@ const CallIndex &callIndexOf(ASTContext &Ctx) {
   Index = CallIndex();
   Index.Ctx = &Ctx;
   Index.TU = Ctx.getTranslationUnitDecl();
+  // Forgotten with the unit: the next unit's AST may reuse its addresses.
+  Ctx.AddDeallocation([](void *I) { *static_cast<CallIndex *>(I) = CallIndex(); }, &Index);
   struct Visitor : RecursiveASTVisitor<Visitor> {
     CallIndex &I;
     llvm::DenseSet<const Expr *> Callees;
+    /// The functions being traversed, innermost last (a lambda's body counts
+    /// as its enclosing function's).
+    std::vector<const FunctionDecl *> Functions;
     explicit Visitor(CallIndex &I) : I(I) {}
     bool shouldVisitTemplateInstantiations() const { return true; }
+    bool TraverseDecl(Decl *D) {
+      const auto *F = dyn_cast_or_null<FunctionDecl>(D);
+      if (F)
+        Functions.push_back(F);
+      bool Continue = RecursiveASTVisitor::TraverseDecl(D);
+      if (F)
+        Functions.pop_back();
+      return Continue;
+    }
     bool VisitCallExpr(CallExpr *C) {
       if (const FunctionDecl *F = C->getDirectCallee()) {
         I.Calls[F->getCanonicalDecl()].push_back(C);
@@ -237,6 +252,8 @@ const CallIndex &callIndexOf(ASTContext &Ctx) {
     }
     bool VisitMemberExpr(MemberExpr *E) {
       use(E, E->getMemberDecl());
+      if (const auto *F = dyn_cast<FieldDecl>(E->getMemberDecl()))
+        I.FieldMentions[F].push_back({E, Functions.empty() ? nullptr : Functions.back()});
       return true;
     }
   } V(Index);
@@ -450,6 +467,20 @@ const std::vector<const CallExpr *> &directCallsOf(const FunctionDecl &F, ASTCon
   const CallIndex &Index = callIndexOf(Ctx);
   auto It = Index.Calls.find(F.getCanonicalDecl());
   return It == Index.Calls.end() ? None : It->second;
+}
+
+const std::vector<FieldMention> &mentionsOf(const FieldDecl &F, ASTContext &Ctx) {
+  static const std::vector<FieldMention> None;
+  const CallIndex &Index = callIndexOf(Ctx);
+  auto It = Index.FieldMentions.find(&F);
+  return It == Index.FieldMentions.end() ? None : It->second;
+}
+
+const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
+  for (auto Parents = Ctx.getParents(*S); !Parents.empty(); Parents = Ctx.getParents(Parents[0]))
+    if (const auto *F = Parents[0].get<FunctionDecl>())
+      return F;
+  return nullptr;
 }
 
 bool isLegacyStream(const Expr *Stream, ASTContext &Ctx) {

@@ -66,6 +66,21 @@ const clang::LambdaExpr *lambdaOfDirectCall(const clang::CallExpr *Call);
 const std::vector<const clang::CallExpr *> &directCallsOf(const clang::FunctionDecl &F,
                                                           clang::ASTContext &Ctx);
 
+/// A mention of a field (`this->f`, `o.f`, `p->f`) and the function whose
+/// body holds it (a lambda's body counts as its enclosing function's; null
+/// outside any function, e.g. in a default member initialiser).
+struct FieldMention {
+  const clang::MemberExpr *Expr;
+  const clang::FunctionDecl *In;
+};
+
+/// Every mention of \p F in the unit (template instantiations included).
+const std::vector<FieldMention> &mentionsOf(const clang::FieldDecl &F, clang::ASTContext &Ctx);
+
+/// The function whose body holds \p S (a lambda's body counts as its
+/// enclosing function's), or null.
+const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S, clang::ASTContext &Ctx);
+
 /// The name of the stream \p Stream, an argument in \p F, when it is the
 /// same stream wherever it is spelled in \p F (ownStreamKey in OwnStreams.h
 /// says when), or "".

@@ -664,7 +664,7 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
     auto It = FreshIds.find(O);
     if (It == FreshIds.end()) {
       It = FreshIds.insert({O, (unsigned)S.FreshObjects.size()}).first;
-      S.FreshObjects.push_back({Obj.Kind, Obj.Name});
+      S.FreshObjects.push_back({Obj.Kind, Obj.Name, Obj.Site});
     }
     return SummaryRef::fresh(It->second);
   };

@@ -1651,6 +1651,12 @@ Pointees PointsTo::instantiate(const SummaryRef &R, const CallSite &C, const Fun
     ObjectId O =
         Objects.add(FO.Kind, Name, lineOf(C.Site ? C.Site->getBeginLoc() : C.Callee->getLocation()),
                     nullptr, Site);
+    if (!Cycle) {
+      MemoryObject &Made = Objects.get(O);
+      Made.AllocatedBy = C.Callee;
+      Made.Call = C.Site;
+      Made.CalleeSite = FO.Site;
+    }
     CallSiteFresh[Key] = O;
     return Pointees::of(O);
   }

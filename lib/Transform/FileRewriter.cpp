@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
@@ -152,8 +153,9 @@ struct FileRewriter::Impl {
   /// The page-locking helpers the edits call (sa_pinned_malloc, ...): only
   /// those are emitted, so the output has no unused function.
   llvm::StringSet<> HelpersCalled;
-  bool FreeHelper = false;   ///< a stream-ordered cudaFree was rewritten
-  bool ReturnGuards = false; ///< a statement waits only when it returns
+  llvm::SmallPtrSet<const Expr *, 8> PinnedSites; ///< allocations already rewritten (all files)
+  bool FreeHelper = false;                        ///< a stream-ordered cudaFree was rewritten
+  bool ReturnGuards = false;                      ///< a statement waits only when it returns
   std::vector<std::pair<FileID, InsertionPoint>> Releases;
   /// Single-statement bodies put in braces.
   llvm::DenseSet<const Stmt *> WrappedBodies;
@@ -610,7 +612,9 @@ void FileRewriter::addPinning(const std::vector<PinDecision> &Decisions) {
     return SM.getFileOffset(Lexer::getLocForEndOfToken(L, 0, SM, LO));
   };
   for (const PinDecision &D : Decisions) {
-    if (D.Action == PinAction::Pageable)
+    // A buffer a class owns is rewritten once, in the class, for all the
+    // functions whose objects pin it.
+    if (D.Action == PinAction::Pageable || !D.Site || !P->PinnedSites.insert(D.Site).second)
       continue;
     P->selectFileOf(D.Site->getBeginLoc());
     std::string Kind = D.Action == PinAction::Register ? "sa_registered_" : "sa_pinned_";

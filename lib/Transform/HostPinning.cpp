@@ -76,25 +76,10 @@ public:
     E = E->IgnoreParenCasts();
     if (llvm::is_contained(T.Sites, E))
       return true;
-    std::string Line = std::to_string(T.lineOf(E));
-    if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      const auto *Callee = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
-      if (!isPinnableAllocCall(Call))
-        return allocationHelper(T, Call);
-      if (!Callee || Callee->hasQualifier() || !T.writtenDirectly(Callee->getLocation()))
-        return T.fail("its allocation on line " + Line +
-                      " is not spelled as a plain call in this file");
-    } else if (const auto *New = dyn_cast<CXXNewExpr>(E)) {
-      if (!New->isArray() || New->getNumPlacementArgs() != 0 ||
-          !New->getAllocatedType().isTrivialType(T.context()) ||
-          !New->getOperatorNew()->isReplaceableGlobalAllocationFunction() ||
-          (New->hasInitializer() && !isa<ImplicitValueInitExpr>(New->getInitializer())))
-        return T.fail("its allocation on line " + Line + " is not a plain new[] of a trivial type");
-      if (!T.writtenDirectly(New->getBeginLoc()) || !T.writtenDirectly(New->getEndLoc()))
-        return T.fail("its allocation on line " + Line + " is spelled through a macro");
-    } else {
-      return T.fail("it may also hold a pointer the analysis cannot follow (line " + Line + ")");
-    }
+    if (const auto *Call = dyn_cast<CallExpr>(E); Call && !isPinnableAllocCall(Call))
+      return allocationHelper(T, Call);
+    if (!acceptsAllocation(T, E))
+      return false;
     T.recordSite(E);
     return holdsResultOf(T, E);
   }
@@ -129,14 +114,14 @@ public:
         break;
       return true;
     case ArgRole::Free:
-      if (Api.has(ApiCap::PinnableRelease) && Fn == &T.home() && !Offset) {
+      if (Api.has(ApiCap::PinnableRelease) && mayRelease(T, Fn) && !Offset) {
         const auto *Callee = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
         if (!Callee || Callee->hasQualifier() || !T.writtenDirectly(Callee->getLocation()))
           return T.fail("it is released by a `" + Api.Name.str() + "` not spelled plainly" + Here);
         T.recordRelease(Call);
         return true;
       }
-      if (Fn != &T.home())
+      if (!mayRelease(T, Fn))
         return T.fail("it is released in `" + Fn->getNameAsString() + "`" + Here);
       break;
     default:
@@ -152,7 +137,7 @@ public:
   bool deleted(PointerGroupTracer &T, const FunctionDecl *Fn, const CXXDeleteExpr *Delete,
                bool Offset) override {
     std::string Here = T.at(Delete->getArgument());
-    if (Fn != &T.home() || Offset || !Delete->isArrayForm())
+    if (!mayRelease(T, Fn) || Offset || !Delete->isArrayForm())
       return T.fail("it is released by a delete the rewrite does not handle" + Here);
     T.recordRelease(Delete);
     return T.writtenDirectly(Delete->getBeginLoc()) ||
@@ -173,6 +158,37 @@ public:
               return "the address of `" + Name + "` is taken or it is bound to a reference";
             },
             "the pinning analysis does not follow", "the analysis cannot see"};
+  }
+
+protected:
+  /// Whether a release of the group's memory in \p Fn may be rewritten.
+  virtual bool mayRelease(PointerGroupTracer &T, const FunctionDecl *Fn) const {
+    return Fn == &T.home();
+  }
+
+  /// The checks on an allocation \p E (parentheses and casts stripped) that
+  /// the rewrite replaces: a plain malloc/calloc call or new[] of a trivial
+  /// type, spelled in the file.
+  static bool acceptsAllocation(PointerGroupTracer &T, const Expr *E) {
+    std::string Line = std::to_string(T.lineOf(E));
+    if (const auto *Call = dyn_cast<CallExpr>(E); Call && isPinnableAllocCall(Call)) {
+      const auto *Callee = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
+      if (!Callee || Callee->hasQualifier() || !T.writtenDirectly(Callee->getLocation()))
+        return T.fail("its allocation on line " + Line +
+                      " is not spelled as a plain call in this file");
+      return true;
+    }
+    if (const auto *New = dyn_cast<CXXNewExpr>(E)) {
+      if (!New->isArray() || New->getNumPlacementArgs() != 0 ||
+          !New->getAllocatedType().isTrivialType(T.context()) ||
+          !New->getOperatorNew()->isReplaceableGlobalAllocationFunction() ||
+          (New->hasInitializer() && !isa<ImplicitValueInitExpr>(New->getInitializer())))
+        return T.fail("its allocation on line " + Line + " is not a plain new[] of a trivial type");
+      if (!T.writtenDirectly(New->getBeginLoc()) || !T.writtenDirectly(New->getEndLoc()))
+        return T.fail("its allocation on line " + Line + " is spelled through a macro");
+      return true;
+    }
+    return T.fail("it may also hold a pointer the analysis cannot follow (line " + Line + ")");
   }
 
 private:
@@ -290,6 +306,163 @@ private:
   }
 };
 
+/// What pinning accepts for a buffer a class owns: a pointer member that
+/// holds, in every object of the class, only null, allocations spelled in
+/// the class's file that the rewrite can replace, or the member of another
+/// object (a copy of the pointer: the original then releases one buffer
+/// twice, which a working program does not do). Its memory is released only
+/// in the class's member functions (the destructor, typically), and leaves
+/// the class only through member functions that return the pointer or a
+/// reference into it, every call of which is followed in its caller.
+/// Pinned, every object's buffer is page-locked.
+class OwnedBufferPolicy : public PinningPolicy {
+public:
+  OwnedBufferPolicy(const FieldDecl &Member, bool WholeProgram)
+      : PinningPolicy(nullptr, WholeProgram), Member(Member),
+        Class(*cast<CXXRecordDecl>(Member.getParent())) {}
+
+  bool fieldStore(PointerGroupTracer &T, const FunctionDecl *Fn, const BinaryOperator *,
+                  const Expr *Value) override {
+    const Expr *E = Value->IgnoreParenCasts();
+    if (isNullConstant(E, T.context()))
+      return true;
+    if (const auto *Other = dyn_cast<MemberExpr>(E); Other && Other->getMemberDecl() == &Member)
+      return true; // the member of another object: already in the group
+    if (const auto *Call = dyn_cast<CallExpr>(E); Call && !isPinnableAllocCall(Call))
+      return T.fail("`" + Member.getNameAsString() + "` may also hold memory from `" +
+                    calleeName(Call) + "`" + T.at(Call));
+    if (!acceptsAllocation(T, E))
+      return false;
+    T.recordSite(E);
+    return true;
+  }
+
+  /// A local pointer of the constructor (the tracer's home) that holds what
+  /// a member function of the class returns (`float *p = data();`): the
+  /// pointer the member function returns is followed from its return.
+  bool otherSource(PointerGroupTracer &T, const Expr *E) override {
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E))
+      if (const CXXMethodDecl *M = Call->getMethodDecl(); M && M->getParent() == &Class)
+        return true;
+    return PinningPolicy::otherSource(T, E);
+  }
+
+  bool returned(PointerGroupTracer &T, const FunctionDecl *Fn, const Expr *Val) override {
+    const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+    ASTContext &Ctx = T.context();
+    std::string Name = "`" + Fn->getNameAsString() + "`";
+    if (!Method || Method->getParent() != &Class)
+      return PinningPolicy::returned(T, Fn, Val);
+    if (Method->isVirtual())
+      return T.fail("a pointer into it is returned from " + Name + ", which is virtual" +
+                    T.at(Val));
+    if (SourceLocation Escape = escapingUseOf(*Method, Ctx); Escape.isValid())
+      return T.fail("a pointer into it is returned from " + Name + ", whose address is taken" +
+                    " (line " +
+                    std::to_string(Ctx.getSourceManager().getSpellingLineNumber(
+                        Ctx.getSourceManager().getFileLoc(Escape))) +
+                    ")");
+    if (!Followed.insert(Method).second)
+      return true;
+    bool Element = !Val->getType()->isPointerType();
+    for (const CallExpr *Call : directCallsOf(*Method, Ctx)) {
+      const FunctionDecl *Caller = enclosingFunction(Call, Ctx);
+      if (!Caller)
+        return T.fail("a pointer into it is returned from " + Name + " outside a function" +
+                      T.at(Call));
+      if (Caller->isDependentContext())
+        continue; // a template's pattern: its instantiations are followed
+      if (!T.traceCallResult(Caller, Call, Element))
+        return false;
+    }
+    return true;
+  }
+
+protected:
+  bool mayRelease(PointerGroupTracer &, const FunctionDecl *Fn) const override {
+    const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+    return Method && Method->getParent() == &Class;
+  }
+
+private:
+  const FieldDecl &Member;
+  const CXXRecordDecl &Class;
+  llvm::SmallPtrSet<const FunctionDecl *, 4> Followed; ///< accessors whose calls are traced
+};
+
+/// The pointer member of a class that the allocation \p Site in one of its
+/// constructors is stored into (`p = malloc(...)`, `this->p = ...` or an
+/// initialiser `p(new T[n])`), or null.
+const FieldDecl *memberStoredInto(const Expr *Site, const CXXConstructorDecl &Ctor,
+                                  ASTContext &Ctx) {
+  const Expr *Val = Site;
+  while (true) {
+    auto Parents = Ctx.getParents(*Val);
+    if (Parents.size() != 1)
+      return nullptr;
+    if (const auto *P = Parents[0].get<Expr>(); P && isa<ParenExpr, CastExpr>(P)) {
+      Val = P;
+      continue;
+    }
+    // An initialiser's expression has the constructor as its parent.
+    if (Parents[0].get<CXXConstructorDecl>() == &Ctor) {
+      for (const CXXCtorInitializer *Init : Ctor.inits())
+        if (Init->isWritten() && Init->getInit() == Val)
+          return Init->getMember();
+      return nullptr;
+    }
+    const auto *Store = Parents[0].get<BinaryOperator>();
+    if (!Store || Store->getOpcode() != BO_Assign || Store->getRHS() != Val)
+      return nullptr;
+    const auto *M = dyn_cast<MemberExpr>(Store->getLHS()->IgnoreParens());
+    const auto *F = M ? dyn_cast<FieldDecl>(M->getMemberDecl()) : nullptr;
+    if (!F || F->getParent() != Ctor.getParent() ||
+        !isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+      return nullptr;
+    return F;
+  }
+}
+
+/// The group of a buffer that the constructor \p Ctor allocates (\p Site)
+/// and keeps in a member of its class; its reason when pinning cannot follow
+/// it.
+struct OwnedBuffer {
+  std::vector<const Expr *> Sites, Releases;
+  std::string Why;
+};
+OwnedBuffer traceOwnedBuffer(const CXXConstructorDecl &Ctor, const Expr *Site, bool WholeProgram) {
+  OwnedBuffer Group;
+  ASTContext &Ctx = Ctor.getASTContext();
+  const CXXRecordDecl *Class = Ctor.getParent();
+  std::string Owner = "`" + Class->getNameAsString() + "`";
+  const FieldDecl *Member = memberStoredInto(Site, Ctor, Ctx);
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!Member) {
+    Group.Why = "its constructor's allocation on line " +
+                std::to_string(SM.getSpellingLineNumber(SM.getFileLoc(Site->getBeginLoc()))) +
+                " is not stored straight into a member of " + Owner;
+    return Group;
+  }
+  if (isa<ClassTemplateSpecializationDecl>(Class) || Class->getDescribedClassTemplate() ||
+      Class->isDependentContext() || Class->isLambda() || Class->isUnion())
+    Group.Why = "it is owned by " + Owner + ", a class template or a union";
+  else if (SM.isInSystemHeader(SM.getExpansionLoc(Class->getLocation())))
+    Group.Why = "it is owned by " + Owner + ", a class of a system header";
+  if (!Group.Why.empty())
+    return Group;
+  OwnedBufferPolicy Policy(*Member, WholeProgram);
+  VariableUses Uses;
+  PointerGroupTracer Tracer(Ctx, Ctor, Policy, Uses);
+  if (!Tracer.traceField(Member))
+    Group.Why = "it is held by `" + Class->getNameAsString() + "::" + Member->getNameAsString() +
+                "`, and " + Tracer.Why;
+  else if (!llvm::is_contained(Tracer.Sites, Site->IgnoreParenCasts()))
+    Group.Why = "its allocation is not one the rewrite can replace";
+  Group.Sites = std::move(Tracer.Sites);
+  Group.Releases = std::move(Tracer.Releases);
+  return Group;
+}
+
 /// Bytes of an allocation or a copy when they are compile-time constants.
 std::optional<double> constantBytes(const Expr *Site, ASTContext &Ctx) {
   auto Eval = [&](const Expr *E) -> std::optional<double> {
@@ -385,6 +558,9 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
   PinningPolicy Policy(nullptr, WholeProgram);
   VariableUses Uses;
   llvm::SmallPtrSet<const Expr *, 8> Done;
+  // The sites of class-owned groups already decided, with the decision: the
+  // objects of one class share it.
+  llvm::DenseMap<const Expr *, std::pair<PinAction, std::string>> OwnedDecided;
   for (ObjectId Obj = 0; Obj < Objects.size(); ++Obj) {
     auto It = Copied.find(Obj);
     if (It == Copied.end())
@@ -392,6 +568,18 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
     const MemoryObject &M = Objects.get(Obj);
     PinDecision D{Obj, M.Name, M.Line};
     D.Site = M.Site;
+    // A buffer a constructor allocates into a member of its object.
+    const auto *OwnerCtor =
+        !M.Site && M.CalleeSite ? dyn_cast_or_null<CXXConstructorDecl>(M.AllocatedBy) : nullptr;
+    if (OwnerCtor)
+      D.Site = M.CalleeSite;
+    if (auto Owned = OwnerCtor ? OwnedDecided.find(D.Site) : OwnedDecided.end();
+        Owned != OwnedDecided.end()) {
+      std::tie(D.Action, D.Why) = Owned->second;
+      D.Site = nullptr; // rewritten with the first object of its class
+      Decisions.push_back(std::move(D));
+      continue;
+    }
     if (D.Site && Done.count(D.Site))
       continue; // pinned together with an earlier buffer
     if (Mode == PinMode::Off)
@@ -405,9 +593,23 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
       Decisions.push_back(std::move(D));
       continue;
     }
-    PointerGroupTracer Tracer(Ctx, FA.function(), Policy, Uses);
-    if (!Tracer.trace(D.Site)) {
-      D.Why = Tracer.Why;
+    std::vector<const Expr *> Sites, Releases;
+    if (OwnerCtor) {
+      OwnedBuffer Group = traceOwnedBuffer(*OwnerCtor, D.Site, WholeProgram);
+      D.Why = std::move(Group.Why);
+      Sites = std::move(Group.Sites);
+      Releases = std::move(Group.Releases);
+    } else {
+      PointerGroupTracer Tracer(Ctx, FA.function(), Policy, Uses);
+      if (!Tracer.trace(D.Site))
+        D.Why = Tracer.Why;
+      Sites = std::move(Tracer.Sites);
+      Releases = std::move(Tracer.Releases);
+    }
+    if (!D.Why.empty()) {
+      if (OwnerCtor)
+        for (const Expr *S : Sites)
+          OwnedDecided[S] = {D.Action, D.Why};
       Decisions.push_back(std::move(D));
       continue;
     }
@@ -426,7 +628,7 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
         T.Bytes = Largest;
     // The loops around the allocation: copies repeated with it are not
     // repeated per allocation.
-    std::vector<const Stmt *> SiteLoops = loopsAround(D.Site, Ctx);
+    std::vector<const Stmt *> SiteLoops = loopsAround(OwnerCtor ? M.Call : D.Site, Ctx);
     for (const Use &U : It->second) {
       double Trips =
           llvm::any_of(U.Loops, [&](const Stmt *L) { return !llvm::is_contained(SiteLoops, L); })
@@ -452,17 +654,20 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
       D.Why = AnyAsync ? std::string("asynchronous copies of pageable memory block the host")
                        : "so that its " + std::to_string(Copies) + " cop" +
                              (Copies == 1 ? "y" : "ies") + " run at full speed";
-      for (const Expr *S : Tracer.Sites)
+      if (OwnerCtor)
+        D.Why += "; the change is made in `" + OwnerCtor->getParent()->getNameAsString() +
+                 "`'s constructor, for every object of the class";
+      for (const Expr *S : Sites)
         Done.insert(S);
-      D.Releases = Tracer.Releases;
+      D.Releases = Releases;
       // The other allocations of the group go with it.
-      for (const Expr *S : Tracer.Sites)
+      for (const Expr *S : Sites)
         if (S != D.Site->IgnoreParenCasts()) {
           PinDecision Extra = D;
           Extra.Site = S;
           Extra.Releases.clear();
           Extra.SiteOnly = true;
-          for (ObjectId Other = 0; Other < Objects.size(); ++Other)
+          for (ObjectId Other = 0; Other < Objects.size() && !OwnerCtor; ++Other)
             if (const MemoryObject &M = Objects.get(Other);
                 M.Site && M.Site->IgnoreParenCasts() == S) {
               Extra.Object = Other;
@@ -474,6 +679,9 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
           Decisions.push_back(std::move(Extra));
         }
     }
+    if (OwnerCtor)
+      for (const Expr *S : Sites)
+        OwnedDecided[S] = {D.Action, D.Why};
     Decisions.push_back(std::move(D));
   }
   return Decisions;

@@ -41,35 +41,99 @@ const std::vector<const DeclRefExpr *> &VariableUses::of(const FunctionDecl *Fn,
   return (*Body)[V];
 }
 
-bool PointerGroupTracer::trace(const Expr *Site) {
-  Policy.site(*this, Site);
+void PointerGroupTracer::drainWork() {
   while (!Work.empty()) {
     auto [Fn, V] = Work.pop_back_val();
     checkHolder(Fn, V);
   }
+}
+
+bool PointerGroupTracer::trace(const Expr *Site) {
+  Policy.site(*this, Site);
+  drainWork();
   return Why.empty();
 }
 
 bool PointerGroupTracer::traceHolder(const FunctionDecl *Fn, const VarDecl *V) {
   addHolder(Fn, V);
-  while (!Work.empty()) {
-    auto [F, H] = Work.pop_back_val();
-    checkHolder(F, H);
-  }
+  drainWork();
   return Why.empty();
 }
 
 bool PointerGroupTracer::traceReturnedValue(const Expr *Value) {
   checkSource(Value);
-  while (!Work.empty()) {
-    auto [F, H] = Work.pop_back_val();
-    checkHolder(F, H);
-  }
+  drainWork();
   return Why.empty();
+}
+
+bool PointerGroupTracer::traceField(const FieldDecl *F) {
+  if (const Expr *Init = F->getInClassInitializer(); Init && !isNullConstant(Init, Ctx))
+    fail("its member `" + F->getNameAsString() + "` has a default initialiser that is not null" +
+         at(Init));
+  const auto *Class = dyn_cast<CXXRecordDecl>(F->getParent());
+  if (Class)
+    for (const CXXConstructorDecl *Ctor : Class->ctors())
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->getMember() == F && Init->isWritten())
+          Policy.fieldStore(*this, Ctor, nullptr, Init->getInit());
+  for (const FieldMention &M : mentionsOf(*F, Ctx)) {
+    if (M.In && M.In->isDependentContext())
+      continue; // a template's pattern: its instantiations are traced
+    if (!M.In) {
+      fail("its member `" + F->getNameAsString() + "` is used outside a function" + at(M.Expr));
+      continue;
+    }
+    checkFieldUse(M.In, M.Expr);
+  }
+  drainWork();
+  return Why.empty();
+}
+
+bool PointerGroupTracer::traceCallResult(const FunctionDecl *Caller, const CallExpr *Call,
+                                         bool Element) {
+  return Element ? elementAccess(Caller, Call, /*Offset=*/true)
+                 : traceValue(Caller, Call, /*Offset=*/false);
+}
+
+/// One mention of the traced field: stored into, read, or its address taken.
+bool PointerGroupTracer::checkFieldUse(const FunctionDecl *Fn, const MemberExpr *Use) {
+  std::string Name = Use->getMemberDecl()->getNameAsString();
+  // The member itself: in parentheses, or an arm of `c ? f : g` (an lvalue).
+  const Expr *Field = Use;
+  while (true) {
+    DynTypedNode Up = parentOf(Field);
+    if (const auto *Paren = Up.get<ParenExpr>()) {
+      Field = Paren;
+      continue;
+    }
+    if (const auto *Arms = Up.get<ConditionalOperator>();
+        Arms && Arms->isGLValue() && Arms->getCond() != Field) {
+      Field = Arms;
+      continue;
+    }
+    break;
+  }
+  DynTypedNode P = parentOf(Field);
+  if (const auto *BO = P.get<BinaryOperator>();
+      BO && BO->getLHS() == Field && BO->getOpcode() == BO_Assign)
+    return Policy.fieldStore(*this, Fn, BO, BO->getRHS());
+  if (const auto *UO = P.get<UnaryOperator>(); UO && UO->getOpcode() == UO_AddrOf)
+    return Policy.holderAddress(*this, Fn, UO, Name);
+  if (P.get<UnaryExprOrTypeTraitExpr>())
+    return true;
+  const auto *Read = P.get<ImplicitCastExpr>();
+  if (!Read || Read->getCastKind() != CK_LValueToRValue)
+    return fail(Policy.wording().UnfollowedUse(Name) + at(Use));
+  return traceValue(Fn, Read, /*Offset=*/false);
 }
 
 bool PointerGroupPolicy::returned(PointerGroupTracer &T, const FunctionDecl *Fn, const Expr *Val) {
   return T.fail("a pointer into it is returned from `" + Fn->getNameAsString() + "`" + T.at(Val));
+}
+
+bool PointerGroupPolicy::fieldStore(PointerGroupTracer &T, const FunctionDecl *Fn,
+                                    const BinaryOperator *, const Expr *Value) {
+  return T.fail("a pointer is stored into it in `" + Fn->getNameAsString() + "`" + T.at(Value));
 }
 
 bool PointerGroupTracer::recordSite(const Expr *Site) {
@@ -263,6 +327,10 @@ bool PointerGroupTracer::elementAccess(const FunctionDecl *Fn, const Expr *Eleme
     if (const auto *Decay = P.get<ImplicitCastExpr>();
         Decay && Decay->getCastKind() == CK_ArrayToPointerDecay)
       return traceValue(Fn, Decay, /*Offset=*/true);
+    // `return p[i];` from a function returning a reference: the caller
+    // holds the element and may take its address.
+    if (P.get<ReturnStmt>() && Fn->getReturnType()->isReferenceType())
+      return Policy.returned(*this, Fn, E);
     return true;
   }
 }

@@ -118,6 +118,71 @@ TEST(HostPinning, VariableThatAlsoHoldsAnotherPointerStaysPageable) {
   EXPECT_EQ(D[0].Action, PinAction::Pageable);
 }
 
+const char *const OwningClass = R"cu(
+struct Image {
+  float *px;
+  explicit Image(int n) { px = (float *)malloc(n * sizeof(float)); }
+  ~Image() { free(px); }
+  float *data() { return px; }
+  float &at(int i) { return px[i]; }
+};
+)cu";
+
+TEST(HostPinning, BufferAClassAllocatesAndReleasesIsPinnedInTheClass) {
+  auto D = pin(std::string(OwningClass) + R"cu(void run(float *d) {
+  Image a(1 << 24), b(1 << 24);
+  cudaMemcpy(d, a.data(), 1 << 26, cudaMemcpyHostToDevice);
+  cudaMemcpy(&b.at(0), d, 1 << 26, cudaMemcpyDeviceToHost);
+})cu");
+  ASSERT_EQ(D.size(), 2u);
+  for (const PinDecision &P : D) {
+    EXPECT_NE(P.Action, PinAction::Pageable) << P.Why;
+    EXPECT_NE(P.Why.find("`Image`'s constructor"), std::string::npos) << P.Why;
+  }
+}
+
+TEST(HostPinning, ClassBufferReleasedOutsideTheClassStaysPageable) {
+  auto D = pin(std::string(OwningClass) + R"cu(void run(float *d) {
+  Image a(1 << 24);
+  cudaMemcpy(d, a.data(), 1 << 26, cudaMemcpyHostToDevice);
+  free(a.data());
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Pageable);
+  EXPECT_NE(D[0].Why.find("released in `run`"), std::string::npos) << D[0].Why;
+}
+
+TEST(HostPinning, ClassBufferWhoseElementReachesCodeWithoutBodyStaysPageable) {
+  // A reference returned by a member function is followed into its caller.
+  auto D = pin(std::string(OwningClass) + R"cu(void run(float *d) {
+  Image a(1 << 24);
+  cudaMemcpy(d, a.data(), 1 << 26, cudaMemcpyHostToDevice);
+  sink(&a.at(3));
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Pageable);
+  EXPECT_NE(D[0].Why.find("`sink`"), std::string::npos) << D[0].Why;
+}
+
+TEST(HostPinning, ClassBufferAMemberMayPointElsewhereStaysPageable) {
+  // adopt() is never called here; it still lets px hold other memory.
+  auto D = pin(R"cu(
+struct Frame {
+  float *px;
+  explicit Frame(int n) { px = (float *)malloc(n * sizeof(float)); }
+  ~Frame() { free(px); }
+  float *data() { return px; }
+  void adopt(float *p) { px = p; }
+};
+void run(float *d) {
+  Frame a(1 << 24);
+  cudaMemcpy(d, a.data(), 1 << 26, cudaMemcpyHostToDevice);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Pageable);
+  EXPECT_NE(D[0].Why.find("held by `Frame::px`"), std::string::npos) << D[0].Why;
+}
+
 TEST(HostPinning, CostModelWeighsCopiedBytesAgainstPinningCost) {
   CostModel M;
   BufferTraffic Small{256, 0, 256, 1};

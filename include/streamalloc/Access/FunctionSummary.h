@@ -36,6 +36,7 @@
 namespace clang {
 class ASTContext;
 class Decl;
+class Expr;
 class FunctionDecl;
 class VarDecl;
 } // namespace clang
@@ -113,7 +114,12 @@ struct SummaryStore {
 struct FreshObject {
   ObjectKind Kind;
   std::string Name;
-  bool operator==(const FreshObject &O) const { return Kind == O.Kind && Name == O.Name; }
+  /// The allocation in the function's body (none in an imported summary):
+  /// where pinning a buffer a constructor allocates starts (HostPinning.cpp).
+  const clang::Expr *Site = nullptr;
+  bool operator==(const FreshObject &O) const {
+    return Kind == O.Kind && Name == O.Name && Site == O.Site;
+  }
 };
 
 struct FunctionSummary {

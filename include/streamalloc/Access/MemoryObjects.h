@@ -21,6 +21,7 @@
 
 namespace clang {
 class Expr;
+class FunctionDecl;
 class VarDecl;
 } // namespace clang
 
@@ -51,6 +52,11 @@ struct MemoryObject {
   unsigned Line;    ///< declaration or allocation line
   const clang::VarDecl *Var = nullptr; ///< for Variable/DeviceSymbol: its declaration
   const clang::Expr *Site = nullptr;   ///< for allocations made by an expression: it
+  /// For an allocation a callee makes: the callee, the call that made it, and
+  /// the allocation in the callee's body (when its summary was made here).
+  const clang::FunctionDecl *AllocatedBy = nullptr;
+  const clang::Expr *Call = nullptr;
+  const clang::Expr *CalleeSite = nullptr;
 };
 
 class ObjectTable {

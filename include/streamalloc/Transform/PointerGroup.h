@@ -68,9 +68,15 @@ public:
   /// A pointer into the group deleted.
   virtual bool deleted(PointerGroupTracer &T, const clang::FunctionDecl *Fn,
                        const clang::CXXDeleteExpr *Delete, bool Offset) = 0;
-  /// A pointer into the group returned from \p Fn.
+  /// A pointer into the group returned from \p Fn, or (\p Val an element of
+  /// it) a reference to its memory.
   virtual bool returned(PointerGroupTracer &T, const clang::FunctionDecl *Fn,
                         const clang::Expr *Val);
+  /// \p Value stored into the field a group is traced from (traceField), in
+  /// \p Fn: by the assignment \p Store, or by a constructor's initialiser
+  /// (\p Store null).
+  virtual bool fieldStore(PointerGroupTracer &T, const clang::FunctionDecl *Fn,
+                          const clang::BinaryOperator *Store, const clang::Expr *Value);
   /// Whether a helper's body may be followed into (the tracer already
   /// checked that it has one, outside the system headers). An instantiated
   /// template's body is followed like any other: it is a body of its own,
@@ -116,6 +122,14 @@ public:
   /// Traces the group of what the home function returns: \p Value, the
   /// expression of one of its return statements, must be group memory.
   bool traceReturnedValue(const clang::Expr *Value);
+  /// Traces the group held by the pointer field \p F of every object of its
+  /// class: each mention of F in the unit, and the default initialiser and
+  /// constructor initialisers that store into it.
+  bool traceField(const clang::FieldDecl *F);
+  /// Follows the result of \p Call in \p Caller: a pointer into the group,
+  /// or (\p Element) a reference to its memory.
+  bool traceCallResult(const clang::FunctionDecl *Caller, const clang::CallExpr *Call,
+                       bool Element);
 
   // For the policies.
   clang::ASTContext &context() const { return Ctx; }
@@ -144,6 +158,8 @@ private:
   llvm::SmallPtrSet<const clang::VarDecl *, 8> Seen;
 
   void checkHolder(const clang::FunctionDecl *Fn, const clang::VarDecl *V);
+  void drainWork();
+  bool checkFieldUse(const clang::FunctionDecl *Fn, const clang::MemberExpr *Use);
   bool checkSource(const clang::Expr *E);
   bool checkUse(const clang::FunctionDecl *Fn, const clang::DeclRefExpr *Use);
   bool traceValue(const clang::FunctionDecl *Fn, const clang::Expr *Val, bool Offset);
