@@ -1315,6 +1315,33 @@ private:
       State.clear(); // what follows is reached only through a label
   }
 
+  /// The reason an op in \p Part, a header part of the loop \p S, stays
+  /// synchronous: its result read by the header itself (the loop cannot go
+  /// on before it is done), or where the wait for it would have to go.
+  void explainOpsInLoopHeader(const Stmt *S, const Stmt *Part, bool MayNotRun) {
+    const char *Where = "in the header of a loop";
+    if (const auto *For = dyn_cast<ForStmt>(S))
+      Where = Part == For->getInit()  ? "in the init-statement of a `for` loop"
+              : Part == For->getInc() ? "in the increment of a `for` loop"
+                                      : "in the condition of a `for` loop";
+    else if (isa<WhileStmt>(S))
+      Where = "in the condition of a `while` loop";
+    else if (isa<DoStmt>(S))
+      Where = "in the condition of a `do` loop";
+    for (unsigned Op : FA.accessesOf(Part, MayNotRun).Ops) {
+      const GpuOp &G = FA.ops()[Op];
+      if (!Blocked[Op].empty() || G.HasUserStream)
+        continue;
+      if (G.Effects.conflictWith(FA.accessesOf(Part, MayNotRun, G.Call).Host))
+        R.Ops[Op].WhySync = std::string(Where) +
+                            ", which reads its result: the loop cannot go on before it is done";
+      else
+        R.Ops[Op].WhySync = std::string(Where) +
+                            "; the wait for it would go inside the loop's header, which this "
+                            "version does not rewrite, so it stays synchronous";
+    }
+  }
+
   void processControl(const Stmt *S, const StmtAccesses &A, std::optional<unsigned> Inside,
                       PendingSet &State, bool MayNotRun) {
     ControlStack.push_back(S);
@@ -1355,8 +1382,11 @@ private:
         findExits(Part, Loop, BreakTarget, E);
       };
       for (const Stmt *Part : Sh.Header)
-        if (Part != OpCondition) // processed as a statement of its own
+        if (Part != OpCondition) { // processed as a statement of its own
           AddPart(Part, MayNotRun);
+          if (Loop)
+            explainOpsInLoopHeader(S, Part, MayNotRun);
+        }
       for (const Stmt *Body : Sh.Fallback) {
         AddPart(Body, true);
         for (unsigned Op : FA.accessesOf(Body, true).Ops)
