@@ -347,16 +347,25 @@ bool PointerGroupTracer::passedToCall(const FunctionDecl *Fn, const CallExpr *Ca
   if (const ApiFunction *Api = modelledCallee(Call))
     return Policy.modelledCall(*this, Fn, Call, *Api, Index, Offset);
   const FunctionDecl *Callee = Call->getDirectCallee();
+  // A member operator's call (`f(x)` of a lambda or a functor) passes the
+  // object as its first argument: the parameters start at the second.
+  unsigned Param = Index;
+  if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+      Method && Method->isInstance() && isa<CXXOperatorCallExpr>(Call)) {
+    if (Index == 0)
+      return fail("a pointer into it is the object of an operator call" + at(Val));
+    Param = Index - 1;
+  }
   const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
   if (!Def && Policy.trustsPlainImportedParams())
     if (const ImportedFunction *I = ImportScope::lookup(Callee);
-        I && I->Conflict.empty() && llvm::is_contained(I->PlainParams, Index))
+        I && I->Conflict.empty() && llvm::is_contained(I->PlainParams, Param))
       return true; // the other unit's analysis followed it there
-  if (!Def || !Def->hasBody() || Index >= Def->getNumParams() ||
+  if (!Def || !Def->hasBody() || Param >= Def->getNumParams() ||
       SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())) || !Policy.followsInto(Call, Def))
     return fail("a pointer into it is passed to `" + calleeName(Call) + "`, whose body " +
                 Policy.wording().OpaqueCallee + at(Val));
-  return addHolder(Def, Def->getParamDecl(Index));
+  return addHolder(Def, Def->getParamDecl(Param));
 }
 
 } // namespace streamalloc
