@@ -362,9 +362,12 @@ bool PointerGroupTracer::passedToCall(const FunctionDecl *Fn, const CallExpr *Ca
         I && I->Conflict.empty() && llvm::is_contained(I->PlainParams, Param))
       return true; // the other unit's analysis followed it there
   if (!Def || !Def->hasBody() || Param >= Def->getNumParams() ||
-      SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())) || !Policy.followsInto(Call, Def))
+      SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
     return fail("a pointer into it is passed to `" + calleeName(Call) + "`, whose body " +
                 Policy.wording().OpaqueCallee + at(Val));
+  if (!Policy.followsInto(Call, Def))
+    return fail("a pointer into it is passed to `" + calleeName(Call) + "`, " +
+                Policy.wording().UnfollowedCallee + at(Val));
   return addHolder(Def, Def->getParamDecl(Param));
 }
 

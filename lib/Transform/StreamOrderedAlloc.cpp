@@ -138,7 +138,9 @@ public:
             [](const std::string &Name) {
               return "`" + Name + "` is used in a way the analysis does not follow";
             },
-            "the analysis does not follow", "the analysis cannot follow"};
+            "the analysis does not follow", "the analysis cannot follow",
+            "an operator (a lambda's or a functor's call), a virtual function or a template's "
+            "pattern, which stream-ordered allocation does not follow into"};
   }
 };
 

@@ -97,6 +97,8 @@ public:
     std::string (*UnfollowedUse)(const std::string &Holder); ///< a holder used otherwise
     const char *UnfollowedValue; ///< after "a pointer into it is used in a way "
     const char *OpaqueCallee;    ///< after "`f`, whose body "
+    /// After "`f`, ": a callee with a body that followsInto() refuses.
+    const char *UnfollowedCallee = "which the analysis does not follow into";
   };
   virtual Wording wording() const = 0;
 };
