@@ -1232,10 +1232,8 @@ private:
       for (unsigned Op : A.Ops) {
         if (!Blocked[Op].empty())
           continue;
-        // Reads in the op's own arguments happen before it is enqueued; what
-        // else the statement does may happen after.
         const GpuOp &G = FA.ops()[Op];
-        if (G.Effects.conflictWith(FA.accessesOf(Content, MayNotRun, G.Call).Host)) {
+        if (resultUsedIn(G, Content, MayNotRun)) {
           R.Ops[Op].WhySync = "its result is used in the same statement";
           continue;
         }
@@ -1315,10 +1313,18 @@ private:
       State.clear(); // what follows is reached only through a label
   }
 
-  /// The reason an op in \p Part, a header part of the loop \p S, stays
-  /// synchronous: its result read by the header itself (the loop cannot go
-  /// on before it is done), or where the wait for it would have to go.
-  void explainOpsInLoopHeader(const Stmt *S, const Stmt *Part, bool MayNotRun) {
+  /// Whether \p S, which holds the op \p G, also uses what G writes. Reads
+  /// in the op's own arguments happen before it is enqueued; what else the
+  /// statement does may happen after.
+  bool resultUsedIn(const GpuOp &G, const Stmt *S, bool MayNotRun) const {
+    return G.Effects.conflictWith(FA.accessesOf(S, MayNotRun, G.Call).Host).has_value();
+  }
+
+  /// The reason each op of \p Ops in \p Part, a header part of the loop
+  /// \p S, stays synchronous: its result read by the header itself (the loop
+  /// cannot go on before it is done), or where the wait for it would go.
+  void explainOpsInLoopHeader(const Stmt *S, const Stmt *Part, llvm::ArrayRef<unsigned> Ops,
+                              bool MayNotRun) {
     const char *Where = "in the header of a loop";
     if (const auto *For = dyn_cast<ForStmt>(S))
       Where = Part == For->getInit()  ? "in the init-statement of a `for` loop"
@@ -1328,11 +1334,11 @@ private:
       Where = "in the condition of a `while` loop";
     else if (isa<DoStmt>(S))
       Where = "in the condition of a `do` loop";
-    for (unsigned Op : FA.accessesOf(Part, MayNotRun).Ops) {
+    for (unsigned Op : Ops) {
       const GpuOp &G = FA.ops()[Op];
       if (!Blocked[Op].empty() || G.HasUserStream)
         continue;
-      if (G.Effects.conflictWith(FA.accessesOf(Part, MayNotRun, G.Call).Host))
+      if (resultUsedIn(G, Part, MayNotRun))
         R.Ops[Op].WhySync = std::string(Where) +
                             ", which reads its result: the loop cannot go on before it is done";
       else
@@ -1372,6 +1378,7 @@ private:
                    std::to_string(SM.getLineNumber(File, *Inside));
       }
     } else {
+      // Adds \p Part's accesses to what is checked before S; returns its ops.
       auto AddPart = [&](const Stmt *Part, bool PartMayNotRun) {
         StmtAccesses PA = FA.accessesOf(Part, PartMayNotRun);
         Pre.addAll(effectiveAccesses(PA, {}));
@@ -1380,16 +1387,16 @@ private:
         if (PreWhy.empty())
           PreWhy = PA.UnknownWhy;
         findExits(Part, Loop, BreakTarget, E);
+        return std::move(PA.Ops);
       };
       for (const Stmt *Part : Sh.Header)
         if (Part != OpCondition) { // processed as a statement of its own
-          AddPart(Part, MayNotRun);
+          auto Ops = AddPart(Part, MayNotRun);
           if (Loop)
-            explainOpsInLoopHeader(S, Part, MayNotRun);
+            explainOpsInLoopHeader(S, Part, Ops, MayNotRun);
         }
       for (const Stmt *Body : Sh.Fallback) {
-        AddPart(Body, true);
-        for (unsigned Op : FA.accessesOf(Body, true).Ops)
+        for (unsigned Op : AddPart(Body, true))
           if (Blocked[Op].empty())
             R.Ops[Op].WhySync = "in a single-statement body that braces cannot be put around "
                                 "(it starts or ends inside a macro expansion)";
