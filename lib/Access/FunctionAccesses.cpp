@@ -975,6 +975,20 @@ bool FunctionAccesses::isReachable(const VarDecl *V) const {
   return P->Pts->isTracked(V) && !P->Pts->isImmutable(V);
 }
 
+std::optional<std::vector<ObjectId>> FunctionAccesses::pointeesOf(const Expr *E) const {
+  Pointees Pts = P->Pts->pointees(E);
+  if (Pts.Unknown)
+    return std::nullopt;
+  return std::vector<ObjectId>(Pts.Objects.begin(), Pts.Objects.end());
+}
+
+std::optional<unsigned> FunctionAccesses::pointedToByParam(ObjectId Object) const {
+  const SymbolicPath *Path = P->Pts->pathOf(Object);
+  if (!Path || Path->ByValue || !Path->Loads.empty() || Path->Param == SymbolicPath::This)
+    return std::nullopt;
+  return Path->Param;
+}
+
 std::string FunctionAccesses::describe(ObjectId Object) const {
   if (Object == UnknownObject)
     return "memory the analysis cannot name";

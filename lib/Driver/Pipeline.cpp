@@ -10,6 +10,7 @@
 #include "streamalloc/Driver/CrossTu.h"
 #include "streamalloc/Driver/InactiveCode.h"
 #include "streamalloc/Driver/NvccPrelude.h"
+#include "streamalloc/Driver/PageLockedParams.h"
 #include "streamalloc/Driver/ParseDiagnostics.h"
 #include "streamalloc/Driver/PendingWork.h"
 #include "streamalloc/Driver/ProjectFiles.h"
@@ -586,6 +587,7 @@ public:
         TemplateVerdicts[T.Pattern->getCanonicalDecl()] = tryTemplate(T, Ctx, Device, S.Blockers);
     } while (keepAllocationsOfUnchangedTemplatesSynchronous(Templates, TemplateVerdicts, WithAllocs,
                                                             Ctx));
+    decidePageLockedParams(Ctx, Device, S.Functions, S.Blockers);
     decidePendingWork(Ctx, Device, S.Functions, S.Blockers);
     for (const FunctionDecl *F : S.Functions)
       runFunction(*F, Ctx, Device, Rewriter, S.Blockers, Dump);
@@ -732,6 +734,11 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::string> WhyWaitsOnReturn;
   /// The helpers tried as returning with work pending (decidePendingWork).
   llvm::DenseSet<const FunctionDecl *> Considered;
+  /// While decidePageLockedParams runs: what the calls of its candidates pass.
+  std::optional<PageLockedParams> PassedToHelpers;
+  /// Per helper (canonical decl): the pointer parameters every caller passes
+  /// page-locked memory; the cost model counts their copies as such.
+  ParamsOf PageLocked;
 
   bool dumps(DumpStage D) const { return llvm::is_contained(Options.Dumps, D); }
 
@@ -995,7 +1002,7 @@ private:
                                       std::optional<std::vector<PinDecision>> &Pins,
                                       std::vector<LaunchLoop> Loops) {
     Pins = planPinning(FA, Cra, Options.Pin, CallsDeviceReset, {}, Options.WholeProgram);
-    std::vector<std::string> Why = unprofitableOps(FA, Cra, Plan, *Pins);
+    std::vector<std::string> Why = unprofitableOps(FA, Cra, Plan, *Pins, pageLockedParams(FA));
     bool Added = false;
     // The work a call returns with stays pending: whether it pays decides
     // whether its callee returns first (decidePendingWork).
@@ -1200,6 +1207,8 @@ private:
         ProfitPins ? std::move(*ProfitPins)
                    : planPinning(FA, Cra, Options.Pin, CallsDeviceReset, {}, Options.WholeProgram);
     recordOutcome(FA, Cra, Plan, Pins);
+    if (PassedToHelpers)
+      PassedToHelpers->recordCalls(FA, Pins);
     // Callers analysed later may rely on this: its GPU work stays on the
     // legacy stream, in program order.
     if (llvm::none_of(Cra.Ops, [](const OpDecision &D) { return D.Async; }) &&
@@ -1337,7 +1346,7 @@ private:
       if (Op.Kind != GpuOpKind::CallWork)
         continue;
       if (Why.empty() && Options.Profitability)
-        Why = unprofitableOps(FA, Cra, Plan, Pins);
+        Why = unprofitableOps(FA, Cra, Plan, Pins, pageLockedParams(FA));
       const FunctionDecl *Callee = cast<CallExpr>(Op.Call)->getDirectCallee();
       O.Calls.push_back({Callee->getCanonicalDecl(), Cra.Ops[Op.Id].Async,
                          Why.empty() ? std::string() : Why[Op.Id], Op.Line});
@@ -1461,6 +1470,41 @@ private:
                       std::to_string(MaxRounds) + " rounds");
     Apply();
     Outcomes.clear();
+  }
+
+  /// The parameters of \p FA's function that every caller passes
+  /// page-locked memory (decidePageLockedParams).
+  llvm::ArrayRef<unsigned> pageLockedParams(const FunctionAccesses &FA) const {
+    auto It = PageLocked.find(FA.function().getCanonicalDecl());
+    return It == PageLocked.end() ? llvm::ArrayRef<unsigned>() : llvm::ArrayRef(It->second);
+  }
+
+  /// Decides which helpers' pointer parameters every caller passes
+  /// page-locked memory (PageLockedParams.h): the callers of the candidates
+  /// are analysed once, as trials, with the findings restored afterwards.
+  /// Only the cost model reads the answer, so no later check is needed: a
+  /// caller that ends up not pinning makes those copies slower, not wrong.
+  void decidePageLockedParams(ASTContext &Ctx, FunctionSummaries &Device,
+                              const std::vector<const FunctionDecl *> &Functions,
+                              const std::vector<std::string> &FileBlockers) {
+    if (!FileBlockers.empty() || !Options.Profitability || Options.Pin == PinMode::Off ||
+        CallsDeviceReset)
+      return;
+    PassedToHelpers.emplace(Ctx, Functions, Options.WholeProgram);
+    if (PassedToHelpers->empty()) {
+      PassedToHelpers.reset();
+      return;
+    }
+    const FunctionSummaries::Findings Start = Device.findings();
+    for (const FunctionDecl *F : Functions)
+      if (PassedToHelpers->callsCandidate(*F)) {
+        FileRewriter Trial(Ctx);
+        trialRun(*F, Ctx, Device, Trial, FileBlockers);
+      }
+    Device.restore(Start);
+    Outcomes.clear();
+    PageLocked = PassedToHelpers->decide();
+    PassedToHelpers.reset();
   }
 
   /// Whether the body of \p F calls one of \p Callees directly.

@@ -93,6 +93,10 @@ std::string pageableSide(const GpuOp &Op, const FunctionAccesses &FA,
       continue;
     if (Obj == UnknownObject)
       return "memory the analysis cannot name";
+    // A possible alias names the same memory as a direct entry, whose
+    // pinning decides.
+    if (Op.Effects.isAliasOnly(Obj))
+      continue;
     ObjectKind K = FA.objects().get(Obj).Kind;
     if (!isHostObject(K) || K == ObjectKind::PinnedAllocation ||
         K == ObjectKind::ManagedAllocation || Pinned.count(Obj))
@@ -319,7 +323,8 @@ private:
 
 std::vector<std::string> unprofitableOps(const FunctionAccesses &FA, const CraResult &Cra,
                                          const StreamPlan &Plan,
-                                         const std::vector<PinDecision> &Pins) {
+                                         const std::vector<PinDecision> &Pins,
+                                         llvm::ArrayRef<unsigned> PageLockedParams) {
   const std::vector<GpuOp> &Ops = FA.ops();
   assert(Cra.Ops.size() == Ops.size() && Plan.StreamOf.size() == Ops.size() &&
          "the analysis and the plan are for this function's ops");
@@ -328,6 +333,11 @@ std::vector<std::string> unprofitableOps(const FunctionAccesses &FA, const CraRe
   for (const PinDecision &D : Pins)
     if (D.Action != PinAction::Pageable)
       Pinned.insert(D.Object);
+  if (!PageLockedParams.empty())
+    for (ObjectId Obj = 0; Obj < FA.objects().size(); ++Obj)
+      if (std::optional<unsigned> Param = FA.pointedToByParam(Obj);
+          Param && llvm::is_contained(PageLockedParams, *Param))
+        Pinned.insert(Obj);
   Dependencies Deps(Ops.size(), Plan);
   std::vector<Engine> EngineOf;
   for (const GpuOp &Op : Ops)

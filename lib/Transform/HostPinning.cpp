@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ErrorHandling.h"
 
@@ -112,6 +113,10 @@ public:
     case ArgRole::VariadicRead:
       if (Api.Kind == ApiKind::Allocate || Api.has(ApiCap::PageLocks))
         break;
+      // A helper's copy of the buffer runs at full speed once it is pinned.
+      if (Fn != &T.home() && Api.Kind == ApiKind::GpuCopy &&
+          !llvm::is_contained(T.HelperCopies, Call))
+        T.HelperCopies.push_back(Call);
       return true;
     case ArgRole::Free:
       if (Api.has(ApiCap::PinnableRelease) && mayRelease(T, Fn) && !Offset) {
@@ -535,28 +540,45 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
     bool Reads;
     bool Async;
     std::vector<const Stmt *> Loops;
+    bool ByCallee; ///< the work a callee returns with (its copies are in it)
+  };
+  // The bytes a linear copy moves, when they are a constant (else -1).
+  auto BytesOf = [&](const Expr *E, const ApiFunction *Api) {
+    if (Api && Api->has(ApiCap::LinearCopy))
+      if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getNumArgs() > 2) {
+        Expr::EvalResult R;
+        if (Call->getArg(2)->EvaluateAsInt(R, Ctx))
+          return (double)R.Val.getInt().getZExtValue();
+      }
+    return -1.0;
   };
   llvm::DenseMap<ObjectId, std::vector<Use>> Copied;
   for (const GpuOp &Op : FA.ops()) {
     // The work a callee returns with copies what it touches on the host.
     if (Op.Kind != GpuOpKind::Copy && Op.Kind != GpuOpKind::CallWork)
       continue;
-    double Bytes = -1;
-    if (Op.Api && Op.Api->has(ApiCap::LinearCopy))
-      if (const auto *Call = dyn_cast<CallExpr>(Op.Call); Call && Call->getNumArgs() > 2) {
-        Expr::EvalResult R;
-        if (Call->getArg(2)->EvaluateAsInt(R, Ctx))
-          Bytes = (double)R.Val.getInt().getZExtValue();
-      }
+    double Bytes = BytesOf(Op.Call, Op.Api);
     for (auto [Obj, Access] : Op.Effects.entries())
       if (Obj != UnknownObject && Objects.get(Obj).Kind == ObjectKind::HostAllocation)
-        Copied[Obj].push_back(
-            {Bytes, !(Access & WriteAccess), Cra.Ops[Op.Id].Async, Cra.Ops[Op.Id].Loops});
+        Copied[Obj].push_back({Bytes, !(Access & WriteAccess), Cra.Ops[Op.Id].Async,
+                               Cra.Ops[Op.Id].Loops, Op.Kind == GpuOpKind::CallWork});
   }
   constexpr double AssumedTrips = 4; // a loop around a copy but not its allocation
 
   PinningPolicy Policy(nullptr, WholeProgram);
   VariableUses Uses;
+  // Buffers this function only passes to helpers that copy them.
+  if (Mode != PinMode::Off && !FileResetsDevice) {
+    PinningPolicy Survey(nullptr, WholeProgram);
+    for (ObjectId Obj = 0; Obj < Objects.size(); ++Obj)
+      if (const MemoryObject &M = Objects.get(Obj);
+          M.Kind == ObjectKind::HostAllocation && M.Site && !Copied.count(Obj)) {
+        PointerGroupTracer Tracer(Ctx, FA.function(), Survey, Uses);
+        Tracer.trace(M.Site);
+        if (!Tracer.HelperCopies.empty())
+          Copied[Obj]; // no copy here: the helpers' are counted below
+      }
+  }
   llvm::SmallPtrSet<const Expr *, 8> Done;
   // The sites of class-owned groups already decided, with the decision: the
   // objects of one class share it.
@@ -594,6 +616,7 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
       continue;
     }
     std::vector<const Expr *> Sites, Releases;
+    std::vector<const CallExpr *> HelperCopies;
     if (OwnerCtor) {
       OwnedBuffer Group = traceOwnedBuffer(*OwnerCtor, D.Site, WholeProgram);
       D.Why = std::move(Group.Why);
@@ -605,6 +628,7 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
         D.Why = Tracer.Why;
       Sites = std::move(Tracer.Sites);
       Releases = std::move(Tracer.Releases);
+      HelperCopies = std::move(Tracer.HelperCopies);
     }
     if (!D.Why.empty()) {
       if (OwnerCtor)
@@ -619,7 +643,7 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
     // A helper's buffer is sized inside the helper: it is taken to be as
     // large as the largest copy of it, when that is known.
     if (const auto *Call = dyn_cast<CallExpr>(D.Site->IgnoreParenCasts());
-        Call && !isPinnableAllocCall(Call))
+        Call && !isPinnableAllocCall(Call) && !It->second.empty())
       if (double Largest =
               llvm::max_element(It->second,
                                 [](const Use &A, const Use &B) { return A.Bytes < B.Bytes; })
@@ -637,6 +661,27 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
       (U.Reads ? T.H2DBytes : T.D2HBytes) += Trips * (U.Bytes >= 0 ? U.Bytes : T.Bytes);
       ++T.Copies;
     }
+    // The helpers it is passed to copy it too (unless a callee's work, which
+    // holds its copies, is already counted), at full speed once it is pinned.
+    unsigned InHelpers = 0;
+    std::vector<std::string> Helpers;
+    if (llvm::none_of(It->second, [](const Use &U) { return U.ByCallee; }))
+      for (const CallExpr *Call : HelperCopies) {
+        const ApiFunction *Api = modelledCallee(Call);
+        CopyDirection Direction = copyDirectionOf(*Api, *Call);
+        if (Direction != CopyDirection::HostToDevice && Direction != CopyDirection::DeviceToHost)
+          continue;
+        double Bytes = BytesOf(Call, Api);
+        double Trips = loopsAround(Call, Ctx).empty() ? 1 : AssumedTrips;
+        (Direction == CopyDirection::HostToDevice ? T.H2DBytes : T.D2HBytes) +=
+            Trips * (Bytes >= 0 ? Bytes : T.Bytes);
+        ++T.Copies;
+        ++InHelpers;
+        if (const FunctionDecl *In = enclosingFunction(Call, Ctx))
+          if (std::string Name = "`" + In->getNameAsString() + "`";
+              !llvm::is_contained(Helpers, Name))
+            Helpers.push_back(Name);
+      }
     unsigned Copies = T.Copies;
     double AllocSaving = Costs.pinSaving(T, false), RegisterSaving = Costs.pinSaving(T, true);
     bool Register =
@@ -654,6 +699,9 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
       D.Why = AnyAsync ? std::string("asynchronous copies of pageable memory block the host")
                        : "so that its " + std::to_string(Copies) + " cop" +
                              (Copies == 1 ? "y" : "ies") + " run at full speed";
+      if (InHelpers > 0)
+        D.Why += " (" + (InHelpers == Copies ? "all" : std::to_string(InHelpers) + " of them") +
+                 " in " + llvm::join(Helpers, ", ") + ", which it is passed to)";
       if (OwnerCtor)
         D.Why += "; the change is made in `" + OwnerCtor->getParent()->getNameAsString() +
                  "`'s constructor, for every object of the class";

@@ -1,5 +1,6 @@
-// A helper that uploads through a pointer parameter cannot pin what its
-// caller passes. Made asynchronous, the copy of that pageable memory would
+// A helper that uploads through a pointer parameter, with no caller in view
+// (other files may call it), cannot know whether what its callers pass is
+// page-locked. Made asynchronous, the copy of that pageable memory would
 // block the host just as cudaMemcpy does, and cost more: it stays
 // cudaMemcpy, and the report says so. Without the cost model it is made
 // asynchronous (the analysis allows it).
@@ -22,5 +23,5 @@ void upload_and_square(float *d, const float *h, int n) {
   square<<<(n + 255) / 256, 256>>>(d, n);
 }
 
-// CHECK: {{.*}}:21:3: cudaMemcpy: left synchronous: not worth it: its host memory `*h{{.*}}` stays pageable, so an asynchronous copy would block the host like cudaMemcpy does and cost more, and no independent GPU work on another stream could overlap it
+// CHECK: {{.*}}:{{[0-9]+}}:3: cudaMemcpy: left synchronous: not worth it: its host memory `*h{{.*}}` stays pageable, so an asynchronous copy would block the host like cudaMemcpy does and cost more, and no independent GPU work on another stream could overlap it
 // ALL: cudaMemcpyAsync(d, h, n * sizeof(float), cudaMemcpyHostToDevice, sa_stream(0));

@@ -46,6 +46,24 @@ TEST(HostPinning, AllocModeAllocatesPageLocked) {
   EXPECT_EQ(D[0].Action, PinAction::AllocPinned);
 }
 
+TEST(HostPinning, BufferOnlyAHelperCopiesIsPinnedForTheHelpersCopies) {
+  auto D = pin(R"cu(static void up(float *d, const float *h) {
+  cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+}
+void run(float *d) {
+  float *h = (float *)malloc(1 << 26);
+  float *notes = (float *)malloc(64);
+  up(d, h);
+  notes[0] = h[0];
+  free(h);
+  free(notes);
+})cu");
+  ASSERT_EQ(D.size(), 1u); // notes: no copy uses it
+  EXPECT_EQ(D[0].Name, "h");
+  EXPECT_EQ(D[0].Action, PinAction::Register);
+  EXPECT_NE(D[0].Why.find("all in `up`"), std::string::npos) << D[0].Why;
+}
+
 TEST(HostPinning, BufferStoredInAGlobalStaysPageable) {
   auto D = pin(R"cu(void run(float *d) {
   float *h = (float *)malloc(1 << 26);

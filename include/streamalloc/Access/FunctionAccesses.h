@@ -184,6 +184,14 @@ public:
   /// address is taken somewhere, or it is an array or a global).
   bool isReachable(const clang::VarDecl *V) const;
 
+  /// The objects the pointer value \p E (an expression of this function)
+  /// may point to; none when it may point to memory the analysis cannot
+  /// name. May add symbolic objects to objects().
+  std::optional<std::vector<ObjectId>> pointeesOf(const clang::Expr *E) const;
+  /// The parameter whose pointee \p Object is (`*p`, not a path through
+  /// stored pointers), if it is one.
+  std::optional<unsigned> pointedToByParam(ObjectId Object) const;
+
   /// Human-readable description of an object, e.g. "h_c" or "a[] (stack)".
   std::string describe(ObjectId Object) const;
 

@@ -26,6 +26,8 @@
 
 #include "streamalloc/Model/CostModel.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <string>
 #include <vector>
 
@@ -48,9 +50,12 @@ std::string unprofitableAllocGroup(const AllocGroup &Group, const std::string &F
 /// Per op id: why the op, asynchronous in \p Cra, should stay synchronous
 /// because nothing can overlap it (empty: it may pay, or it is synchronous
 /// already). \p Pins: the pinning decisions for the same analysis.
+/// \p PageLockedParams: the pointer parameters whose memory every caller
+/// passes page-locked (allocated so, or pinned by the caller).
 std::vector<std::string> unprofitableOps(const FunctionAccesses &FA, const CraResult &Cra,
                                          const StreamPlan &Plan,
-                                         const std::vector<PinDecision> &Pins);
+                                         const std::vector<PinDecision> &Pins,
+                                         llvm::ArrayRef<unsigned> PageLockedParams = {});
 
 /// Why none of the function's changes can pay, or empty. \p DropsSyncs: the
 /// output removes some of its device syncs.

@@ -113,7 +113,10 @@ public:
   std::vector<const clang::Expr *> Sites;
   std::vector<const clang::Expr *> Releases;
   std::vector<const clang::VarDecl *> HomeHolders; ///< in the order they were reached
-  std::string Why;                                 ///< the first reason the group fails
+  /// GPU copies of the group's memory outside the home function, in the
+  /// helpers it was followed into (recorded by policies that weigh them).
+  std::vector<const clang::CallExpr *> HelperCopies;
+  std::string Why; ///< the first reason the group fails
 
   /// Traces the group of \p Site to its end (also after a failure, so that
   /// the group still holds every allocation and release it reaches).

@@ -1,0 +1,168 @@
+//===- PageLockedParams.cpp - Helpers whose callers pass page-locked memory ===//
+#include "streamalloc/Driver/PageLockedParams.h"
+#include "streamalloc/Access/FunctionAccesses.h"
+#include "streamalloc/Model/ApiModel.h"
+#include "streamalloc/Transform/HostPinning.h"
+
+#include "../Access/AstUtil.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace clang;
+
+namespace streamalloc {
+
+namespace {
+
+/// The pointer parameters of \p F that a GPU copy in its body (lambdas left
+/// out) takes as an argument, possibly offset.
+std::vector<unsigned> copiedPointerParams(const FunctionDecl &F) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const FunctionDecl &F;
+    std::vector<unsigned> Params;
+    explicit Finder(const FunctionDecl &F) : F(F) {}
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitCallExpr(CallExpr *Call) {
+      const ApiFunction *Api = modelledCallee(Call);
+      if (!Api || Api->Kind != ApiKind::GpuCopy)
+        return true;
+      for (const Expr *Arg : Call->arguments()) {
+        const Expr *E = Arg->IgnoreParenCasts();
+        if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAdditiveOp())
+          E = BO->getLHS()->IgnoreParenCasts();
+        const auto *Ref = dyn_cast<DeclRefExpr>(E);
+        const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+        if (P && P->getType()->isPointerType() && P->getDeclContext() == &F &&
+            !llvm::is_contained(Params, P->getFunctionScopeIndex()))
+          Params.push_back(P->getFunctionScopeIndex());
+      }
+      return true;
+    }
+  } Find(F);
+  Find.TraverseStmt(F.getBody());
+  llvm::sort(Find.Params);
+  return Find.Params;
+}
+
+} // namespace
+
+PageLockedParams::PageLockedParams(ASTContext &Ctx, llvm::ArrayRef<const FunctionDecl *> Analysed,
+                                   bool WholeProgram)
+    : Ctx(Ctx) {
+  llvm::DenseSet<const FunctionDecl *> InView;
+  for (const FunctionDecl *F : Analysed)
+    InView.insert(F->getCanonicalDecl());
+  for (const FunctionDecl *F : Analysed) {
+    if (F->isMain() || isa<CXXMethodDecl>(F) || F->isOverloadedOperator() ||
+        F->isTemplateInstantiation() || F->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+        (F->isExternallyVisible() && !WholeProgram) || escapingUseOf(*F, Ctx).isValid())
+      continue;
+    std::vector<unsigned> Params = copiedPointerParams(*F);
+    const std::vector<const CallExpr *> &Calls = directCallsOf(*F, Ctx);
+    if (Params.empty() || Calls.empty() || llvm::any_of(Calls, [&](const CallExpr *Call) {
+          const FunctionDecl *In = enclosingFunction(Call, Ctx);
+          return !In || !InView.count(In->getCanonicalDecl());
+        }))
+      continue;
+    Candidates[F->getCanonicalDecl()] = std::move(Params);
+  }
+}
+
+bool PageLockedParams::callsCandidate(const FunctionDecl &F) const {
+  for (auto &[Helper, Params] : Candidates)
+    for (const CallExpr *Call : directCallsOf(*Helper, Ctx))
+      if (const FunctionDecl *In = enclosingFunction(Call, Ctx);
+          In && In->getCanonicalDecl() == F.getCanonicalDecl())
+        return true;
+  return false;
+}
+
+void PageLockedParams::recordCalls(const FunctionAccesses &FA,
+                                   const std::vector<PinDecision> &Pins) {
+  llvm::DenseSet<ObjectId> Pinned;
+  for (const PinDecision &D : Pins)
+    if (D.Action != PinAction::Pageable)
+      Pinned.insert(D.Object);
+  const FunctionDecl &Caller = FA.function();
+  auto PassedBy = [&](const Expr *Arg) {
+    Passed P{Caller.getCanonicalDecl(), true, {}};
+    std::optional<std::vector<ObjectId>> Objects = FA.pointeesOf(Arg);
+    if (!Objects) {
+      P.PageLocked = false;
+      return P;
+    }
+    for (ObjectId Obj : *Objects) {
+      ObjectKind Kind = FA.objects().get(Obj).Kind;
+      if (Kind == ObjectKind::PinnedAllocation || Kind == ObjectKind::ManagedAllocation ||
+          Pinned.count(Obj))
+        continue;
+      if (std::optional<unsigned> Param = FA.pointedToByParam(Obj))
+        P.IfCallerParams.push_back(*Param);
+      else
+        P.PageLocked = false;
+    }
+    return P;
+  };
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::vector<const CallExpr *> Found;
+    const ParamsOf &Candidates;
+    explicit Finder(const ParamsOf &C) : Candidates(C) {}
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitCallExpr(CallExpr *Call) {
+      if (const FunctionDecl *Callee = Call->getDirectCallee();
+          Callee && Candidates.count(Callee->getCanonicalDecl()))
+        Found.push_back(Call);
+      return true;
+    }
+  } Find(Candidates);
+  Find.TraverseStmt(Caller.getBody());
+  for (const CallExpr *Call : Find.Found) {
+    std::vector<Passed> &Args = Calls[Call];
+    Args.clear();
+    for (unsigned Param : Candidates.find(Call->getDirectCallee()->getCanonicalDecl())->second)
+      Args.push_back(Param < Call->getNumArgs() ? PassedBy(Call->getArg(Param))
+                                                : Passed{Caller.getCanonicalDecl(), false, {}});
+  }
+}
+
+ParamsOf PageLockedParams::decide() const {
+  ParamsOf Locked;
+  for (auto &[F, Params] : Candidates)
+    if (llvm::all_of(directCallsOf(*F, Ctx),
+                     [&](const CallExpr *Call) { return Calls.count(Call) != 0; }))
+      Locked[F] = Params;
+  // The largest set each of whose parameters every call passes page-locked
+  // memory, given the set: a parameter passed on from a caller's parameter
+  // stays only while that one does.
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (auto &[F, Params] : Locked) {
+      const std::vector<unsigned> &All = Candidates.find(F)->second;
+      llvm::erase_if(Params, [&](unsigned Param) {
+        size_t Slot = llvm::find(All, Param) - All.begin();
+        bool Keep = llvm::all_of(directCallsOf(*F, Ctx), [&](const CallExpr *Call) {
+          const Passed &P = Calls.find(Call)->second[Slot];
+          auto CallerLocked = Locked.find(P.Caller);
+          return P.PageLocked && llvm::all_of(P.IfCallerParams, [&](unsigned K) {
+                   return CallerLocked != Locked.end() &&
+                          llvm::is_contained(CallerLocked->second, K);
+                 });
+        });
+        Changed |= !Keep;
+        return !Keep;
+      });
+    }
+  }
+  for (auto It = Locked.begin(); It != Locked.end();)
+    if (It->second.empty())
+      Locked.erase(It++);
+    else
+      ++It;
+  return Locked;
+}
+
+} // namespace streamalloc
