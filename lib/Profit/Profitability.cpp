@@ -182,22 +182,28 @@ public:
 
   bool operator()() const {
     const Stmt *S = Cra.Ops[Op].Statement;
-    if (!S)
-      return true;
-    const Stmt *Parent = parentOf(S);
-    if (const auto *Block = dyn_cast_or_null<CompoundStmt>(Parent)) {
-      if (std::optional<bool> Found = scanAfter(Block, S))
-        return *Found;
-      const Stmt *Loop = parentOf(Block);
-      if (WaitsAtEnd.count(Block))
-        return false;
-      if (!isLoopWithBody(Loop, Block))
-        return true;
-      llvm::SmallVector<const Stmt *, 8> Body(Block->body_begin(), Block->body_end());
-      return nextPassOrExit(Loop, Body);
+    while (S) {
+      const Stmt *Parent = parentOf(S);
+      if (const auto *Block = dyn_cast_or_null<CompoundStmt>(Parent)) {
+        if (std::optional<bool> Found = scanAfter(Block, S))
+          return *Found;
+        if (WaitsAtEnd.count(Block))
+          return false;
+        const Stmt *Outer = parentOf(Block);
+        if (isLoopWithBody(Outer, Block)) {
+          llvm::SmallVector<const Stmt *, 8> Body(Block->body_begin(), Block->body_end());
+          return nextPassOrExit(Outer, Body);
+        }
+        // The block ends and control goes on after the statement that holds
+        // it (a nested block, a branch of an `if`, an error-check macro's
+        // `do { ... } while (0)`).
+        S = leftFor(Outer, Block);
+        continue;
+      }
+      if (isLoopWithBody(Parent, S))
+        return !WaitsAtEnd.count(S) && nextPassOrExit(Parent, llvm::ArrayRef<const Stmt *>(S));
+      S = leftFor(Parent, S);
     }
-    if (isLoopWithBody(Parent, S))
-      return !WaitsAtEnd.count(S) && nextPassOrExit(Parent, llvm::ArrayRef<const Stmt *>(S));
     return true;
   }
 
@@ -212,6 +218,25 @@ private:
   const Stmt *parentOf(const Stmt *S) const {
     auto Parents = Ctx.getParents(*S);
     return Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+  }
+
+  /// The statement whose successors in its block run next once \p Inner, a
+  /// child of \p Outer, is done: \p Inner itself in a block; \p Outer when
+  /// \p Inner is a branch of an `if` or the body of a `do ... while (0)`;
+  /// else none (the scan gives up and counts the host work as there).
+  const Stmt *leftFor(const Stmt *Outer, const Stmt *Inner) const {
+    if (!Outer)
+      return nullptr;
+    if (isa<CompoundStmt>(Outer))
+      return Inner;
+    if (const auto *If = dyn_cast<IfStmt>(Outer); If && Inner != If->getCond())
+      return Outer;
+    if (const auto *Do = dyn_cast<DoStmt>(Outer); Do && Do->getBody() == Inner) {
+      Expr::EvalResult R;
+      if (Do->getCond()->EvaluateAsInt(R, Ctx) && R.Val.getInt().isZero())
+        return Outer;
+    }
+    return nullptr;
   }
 
   /// Whether \p Loop is a for, while or do loop that repeats \p Body.

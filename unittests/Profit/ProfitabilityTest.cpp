@@ -74,6 +74,39 @@ TEST(Profitability, PageLockedDownloadReadAtOnceStaysSynchronous) {
   EXPECT_NE(Why[0].find("nothing could overlap it"), std::string::npos) << Why[0];
 }
 
+TEST(Profitability, DownloadInAnErrorCheckMacroReadAtOnceStaysSynchronous) {
+  // The scan for host work goes on after the macro's `do { ... } while (0)`
+  // and after the branch and the block around it.
+  auto Why = unpaid(R"cu(double run(float *d, int n) {
+  float *h = (float *)malloc(1 << 26);
+  {
+    if (n > 0)
+      do { if (cudaMemcpy(h, d, 1 << 26, cudaMemcpyDeviceToHost) != 0) exit(1); } while (0);
+  }
+  double s = h[0];
+  free(h);
+  return s;
+})cu");
+  ASSERT_EQ(Why.size(), 1u);
+  EXPECT_NE(Why[0].find("nothing could overlap it"), std::string::npos) << Why[0];
+}
+
+TEST(Profitability, DownloadInAnErrorCheckMacroWithHostWorkAfterTheBlockPays) {
+  auto Why = unpaid(R"cu(double run(float *d, int n) {
+  float *h = (float *)malloc(1 << 26);
+  {
+    if (n > 0)
+      do { if (cudaMemcpy(h, d, 1 << 26, cudaMemcpyDeviceToHost) != 0) exit(1); } while (0);
+  }
+  double s = work(n);
+  s += h[0];
+  free(h);
+  return s;
+})cu");
+  ASSERT_EQ(Why.size(), 1u);
+  EXPECT_EQ(Why[0], "");
+}
+
 TEST(Profitability, HostWorkOnAnErrorPathDoesNotCount) {
   auto Why = unpaid(R"cu(double run(float *d) {
   float *h = (float *)malloc(1 << 26);
