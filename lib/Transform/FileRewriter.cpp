@@ -503,6 +503,9 @@ struct FileRewriter::Impl {
     for (llvm::StringRef Name : {"sa_pinned_calloc", "sa_registered_calloc"})
       if (HelpersCalled.contains(Name))
         Declare(Name, "void *" + Name.str() + "(size_t count, size_t size)");
+    if (HelpersCalled.contains("sa_registered_aligned_alloc"))
+      Declare("sa_registered_aligned_alloc",
+              "void *sa_registered_aligned_alloc(size_t alignment, size_t bytes)");
     for (llvm::StringRef Name : {"sa_pinned_free", "sa_registered_free"})
       if (HelpersCalled.contains(Name))
         Declare(Name, "void " + Name.str() + "(void *p)");
@@ -620,7 +623,9 @@ void FileRewriter::addPinning(const std::vector<PinDecision> &Decisions) {
     std::string Kind = D.Action == PinAction::Register ? "sa_registered_" : "sa_pinned_";
     const auto *Call = dyn_cast<CallExpr>(D.Site);
     const ApiFunction *Api = Call ? modelledCallee(Call) : nullptr;
-    if (Call && Api && Api->has(ApiCap::PinnableAlloc)) {
+    if (Call && Api && (Api->has(ApiCap::PinnableAlloc) || Api->has(ApiCap::RegistrableAlloc))) {
+      assert((Api->has(ApiCap::PinnableAlloc) || D.Action == PinAction::Register) &&
+             "an allocation that keeps its alignment is registered, not replaced");
       const auto *Callee = cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
       std::string Name = Callee->getDecl()->getName().str();
       P->HelpersCalled.insert(Kind + Name);
@@ -1091,6 +1096,10 @@ bool FileRewriter::finishAll(llvm::function_ref<std::vector<unsigned>(FileID)> I
     if (Called("sa_registered_calloc"))
       OS << "static inline void *sa_registered_calloc(size_t count, size_t size) {\n"
          << "  return sa_register(" << Fn(ApiId::calloc) << "(count, size), count * size);\n"
+         << "}\n";
+    if (Called("sa_registered_aligned_alloc"))
+      OS << "static inline void *sa_registered_aligned_alloc(size_t alignment, size_t bytes) {\n"
+         << "  return sa_register(" << Fn(ApiId::aligned_alloc) << "(alignment, bytes), bytes);\n"
          << "}\n";
     if (Called("sa_registered_free"))
       OS << "static inline void sa_registered_free(void *p) {\n"

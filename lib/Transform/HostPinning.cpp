@@ -54,7 +54,15 @@ bool isAsyncFormOfGpuOp(const ApiFunction &Api) {
 
 bool isPinnableAllocCall(const CallExpr *Call) {
   const ApiFunction *Api = modelledCallee(Call);
-  return Api && Api->has(ApiCap::PinnableAlloc);
+  return Api && (Api->has(ApiCap::PinnableAlloc) || Api->has(ApiCap::RegistrableAlloc));
+}
+
+/// An allocation that can be registered but not replaced by a page-locked
+/// one (aligned_alloc: cudaMallocHost does not promise the alignment).
+bool onlyRegistrable(const Expr *Site) {
+  const auto *Call = dyn_cast<CallExpr>(Site->IgnoreParenCasts());
+  const ApiFunction *Api = Call ? modelledCallee(Call) : nullptr;
+  return Api && Api->has(ApiCap::RegistrableAlloc);
 }
 
 /// What pinning accepts in a group: allocations the rewrite can replace
@@ -479,6 +487,8 @@ std::optional<double> constantBytes(const Expr *Site, ASTContext &Ctx) {
   if (const auto *Call = dyn_cast<CallExpr>(Site)) {
     if (!isPinnableAllocCall(Call))
       return std::nullopt; // a helper that allocates: its size is the helper's business
+    if (onlyRegistrable(Call))
+      return Eval(Call->getArg(1));
     std::optional<double> A = Eval(Call->getArg(0));
     if (Call->getNumArgs() == 2) {
       std::optional<double> B = Eval(Call->getArg(1));
@@ -683,9 +693,11 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
             Helpers.push_back(Name);
       }
     unsigned Copies = T.Copies;
-    double AllocSaving = Costs.pinSaving(T, false), RegisterSaving = Costs.pinSaving(T, true);
-    bool Register =
-        Mode == PinMode::Register || (Mode == PinMode::Auto && RegisterSaving > AllocSaving);
+    bool RegisterOnly = llvm::any_of(Sites, onlyRegistrable);
+    double RegisterSaving = Costs.pinSaving(T, true);
+    double AllocSaving = RegisterOnly ? RegisterSaving : Costs.pinSaving(T, false);
+    bool Register = Mode == PinMode::Register || RegisterOnly ||
+                    (Mode == PinMode::Auto && RegisterSaving > AllocSaving);
     // An asynchronous copy from or to pageable memory blocks the host until
     // the work queued before it has finished, so pinning is what lets the
     // host run ahead at all; its worth (the GPU time queued before the copy)
@@ -699,6 +711,10 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
       D.Why = AnyAsync ? std::string("asynchronous copies of pageable memory block the host")
                        : "so that its " + std::to_string(Copies) + " cop" +
                              (Copies == 1 ? "y" : "ies") + " run at full speed";
+      if (RegisterOnly && Mode == PinMode::Alloc)
+        D.Why += "; registered rather than allocated page-locked: " +
+                 apiName(ApiId::cudaMallocHost).str() +
+                 " does not promise the alignment its allocation asks for";
       if (InHelpers > 0)
         D.Why += " (" + (InHelpers == Copies ? "all" : std::to_string(InHelpers) + " of them") +
                  " in " + llvm::join(Helpers, ", ") + ", which it is passed to)";
