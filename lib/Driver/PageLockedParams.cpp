@@ -11,40 +11,57 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <optional>
+#include <tuple>
+
 using namespace clang;
 
 namespace streamalloc {
 
 namespace {
 
-/// The pointer parameters of \p F that a GPU copy in its body (lambdas left
-/// out) takes as an argument, possibly offset.
-std::vector<unsigned> copiedPointerParams(const FunctionDecl &F) {
+/// Where \p F's body (lambdas left out) passes its own pointer parameters,
+/// possibly offset: to a GPU copy (Copied), or on to a function of the unit
+/// (PassedOn: callee, argument index, parameter index).
+struct ParamUses {
+  std::vector<unsigned> Copied;
+  std::vector<std::tuple<const FunctionDecl *, unsigned, unsigned>> PassedOn;
+};
+
+ParamUses pointerParamUses(const FunctionDecl &F) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const FunctionDecl &F;
-    std::vector<unsigned> Params;
+    ParamUses Uses;
     explicit Finder(const FunctionDecl &F) : F(F) {}
     bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    std::optional<unsigned> paramOf(const Expr *Arg) const {
+      const Expr *E = Arg->IgnoreParenCasts();
+      if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAdditiveOp())
+        E = BO->getLHS()->IgnoreParenCasts();
+      const auto *Ref = dyn_cast<DeclRefExpr>(E);
+      const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+      if (!P || !P->getType()->isPointerType() || P->getDeclContext() != &F)
+        return std::nullopt;
+      return P->getFunctionScopeIndex();
+    }
     bool VisitCallExpr(CallExpr *Call) {
       const ApiFunction *Api = modelledCallee(Call);
-      if (!Api || Api->Kind != ApiKind::GpuCopy)
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      bool Copies = Api && Api->Kind == ApiKind::GpuCopy;
+      if (!Copies && (Api || !Callee || isa<CXXOperatorCallExpr>(Call)))
         return true;
-      for (const Expr *Arg : Call->arguments()) {
-        const Expr *E = Arg->IgnoreParenCasts();
-        if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAdditiveOp())
-          E = BO->getLHS()->IgnoreParenCasts();
-        const auto *Ref = dyn_cast<DeclRefExpr>(E);
-        const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-        if (P && P->getType()->isPointerType() && P->getDeclContext() == &F &&
-            !llvm::is_contained(Params, P->getFunctionScopeIndex()))
-          Params.push_back(P->getFunctionScopeIndex());
-      }
+      for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+        if (std::optional<unsigned> Param = paramOf(Call->getArg(I))) {
+          if (!Copies)
+            Uses.PassedOn.emplace_back(Callee->getCanonicalDecl(), I, *Param);
+          else if (!llvm::is_contained(Uses.Copied, *Param))
+            Uses.Copied.push_back(*Param);
+        }
       return true;
     }
   } Find(F);
   Find.TraverseStmt(F.getBody());
-  llvm::sort(Find.Params);
-  return Find.Params;
+  return Find.Uses;
 }
 
 } // namespace
@@ -55,20 +72,40 @@ PageLockedParams::PageLockedParams(ASTContext &Ctx, llvm::ArrayRef<const Functio
   llvm::DenseSet<const FunctionDecl *> InView;
   for (const FunctionDecl *F : Analysed)
     InView.insert(F->getCanonicalDecl());
+  // The helpers whose every call is in view, with their parameters' uses.
+  llvm::DenseMap<const FunctionDecl *, ParamUses> Eligible;
   for (const FunctionDecl *F : Analysed) {
     if (F->isMain() || isa<CXXMethodDecl>(F) || F->isOverloadedOperator() ||
         F->isTemplateInstantiation() || F->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
         (F->isExternallyVisible() && !WholeProgram) || escapingUseOf(*F, Ctx).isValid())
       continue;
-    std::vector<unsigned> Params = copiedPointerParams(*F);
     const std::vector<const CallExpr *> &Calls = directCallsOf(*F, Ctx);
-    if (Params.empty() || Calls.empty() || llvm::any_of(Calls, [&](const CallExpr *Call) {
+    if (Calls.empty() || llvm::any_of(Calls, [&](const CallExpr *Call) {
           const FunctionDecl *In = enclosingFunction(Call, Ctx);
           return !In || !InView.count(In->getCanonicalDecl());
         }))
       continue;
-    Candidates[F->getCanonicalDecl()] = std::move(Params);
+    Eligible[F->getCanonicalDecl()] = pointerParamUses(*F);
   }
+  // A parameter counts where a copy of the helper takes it, or where it is
+  // passed on to such a parameter of another candidate (to a fixpoint).
+  for (auto &[F, Uses] : Eligible)
+    if (!Uses.Copied.empty())
+      Candidates[F] = Uses.Copied;
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (auto &[F, Uses] : Eligible)
+      for (auto [Callee, Arg, Param] : Uses.PassedOn)
+        if (auto It = Candidates.find(Callee); It != Candidates.end() &&
+                                               llvm::is_contained(It->second, Arg) &&
+                                               !llvm::is_contained(Candidates[F], Param)) {
+          Candidates[F].push_back(Param);
+          Changed = true;
+        }
+  }
+  for (auto &[F, Params] : Candidates)
+    llvm::sort(Params);
 }
 
 bool PageLockedParams::callsCandidate(const FunctionDecl &F) const {

@@ -41,7 +41,8 @@ public:
   /// a lambda or a template instance) that only this unit calls (internal
   /// linkage, or \p WholeProgram), whose address is not taken, whose every
   /// call sits in a function of \p Analysed, and that pass one of their
-  /// pointer parameters to a GPU copy as its host side.
+  /// pointer parameters to a GPU copy, or on to such a parameter of another
+  /// candidate.
   PageLockedParams(clang::ASTContext &Ctx, llvm::ArrayRef<const clang::FunctionDecl *> Analysed,
                    bool WholeProgram);
 
