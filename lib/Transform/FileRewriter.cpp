@@ -1072,12 +1072,18 @@ bool FileRewriter::finishAll(llvm::function_ref<std::vector<unsigned>(FileID)> I
          << "    " << Fn(ApiId::memset) << "(p, 0, count * size);\n"
          << "  return p;\n"
          << "}\n";
+    // Page-locking is per page: a pageable fallback buffer that shares a page
+    // with page-locked memory looks page-locked too; CUDA then refuses to
+    // release it, and it is freed as what it is.
     if (Called("sa_pinned_free"))
       OS << "static inline void sa_pinned_free(void *p) {\n"
-         << "  if (sa_is_page_locked(p))\n"
-         << "    " << Fn(ApiId::cudaFreeHost) << "(p);\n"
-         << "  else\n"
+         << "  if (!sa_is_page_locked(p)) {\n"
          << "    " << Fn(ApiId::free) << "(p);\n"
+         << "  } else if (" << Fn(ApiId::cudaFreeHost) << "(p) != " << Sym(ApiSymbol::cudaSuccess)
+         << ") {\n"
+         << "    (void)" << Fn(ApiId::cudaGetLastError) << "();\n"
+         << "    " << Fn(ApiId::free) << "(p);\n"
+         << "  }\n"
          << "}\n";
     if (RegisteredHelpers)
       OS << "// streamalloc: host buffers that GPU copies use, registered with CUDA (page-locked)\n"
@@ -1103,8 +1109,9 @@ bool FileRewriter::finishAll(llvm::function_ref<std::vector<unsigned>(FileID)> I
          << "}\n";
     if (Called("sa_registered_free"))
       OS << "static inline void sa_registered_free(void *p) {\n"
-         << "  if (sa_is_page_locked(p))\n"
-         << "    " << Fn(ApiId::cudaHostUnregister) << "(p);\n"
+         << "  if (sa_is_page_locked(p) && " << Fn(ApiId::cudaHostUnregister)
+         << "(p) != " << Sym(ApiSymbol::cudaSuccess) << ")\n"
+         << "    (void)" << Fn(ApiId::cudaGetLastError) << "();\n"
          << "  " << Fn(ApiId::free) << "(p);\n"
          << "}\n";
     InsertPool(Main, Pool);
