@@ -446,6 +446,12 @@ const LambdaExpr *onlyCalledClosure(const VarDecl *V) {
   return Index.ClosureMentions.lookup(V) == Index.ClosureCalls.lookup(V) ? L : nullptr;
 }
 
+ClosureFields closureFields(const CXXRecordDecl &Closure) {
+  ClosureFields Fields;
+  Closure.getCaptureFields(Fields.Vars, Fields.This);
+  return Fields;
+}
+
 const LambdaExpr *lambdaOfDirectCall(const CallExpr *Call) {
   return onlyCalledClosure(calledClosureVar(Call));
 }

@@ -5,6 +5,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <vector>
@@ -61,6 +62,14 @@ const clang::LambdaExpr *onlyCalledClosure(const clang::VarDecl *V);
 
 /// For `f(args)`, a call of such a closure variable \p f: its lambda.
 const clang::LambdaExpr *lambdaOfDirectCall(const clang::CallExpr *Call);
+
+/// The fields of a lambda's closure class that hold its captures: one per
+/// captured variable, and the one for `this` (null if not captured).
+struct ClosureFields {
+  llvm::DenseMap<const clang::ValueDecl *, clang::FieldDecl *> Vars;
+  clang::FieldDecl *This = nullptr;
+};
+ClosureFields closureFields(const clang::CXXRecordDecl &Closure);
 
 /// Every direct call of \p F in the unit (template instantiations included).
 const std::vector<const clang::CallExpr *> &directCallsOf(const clang::FunctionDecl &F,

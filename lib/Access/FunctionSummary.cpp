@@ -102,16 +102,14 @@ std::string SymbolicPath::str(const FunctionDecl &F) const {
   // variable (a reference field designates it, a copy points where it did).
   if (const auto *M = dyn_cast<CXXMethodDecl>(&F);
       Param == This && !Rest.empty() && M && M->getParent()->isLambda()) {
-    llvm::DenseMap<const ValueDecl *, FieldDecl *> Captures;
-    FieldDecl *ThisCapture = nullptr;
-    M->getParent()->getCaptureFields(Captures, ThisCapture);
-    for (auto [Var, Field] : Captures)
+    ClosureFields Captures = closureFields(*M->getParent());
+    for (auto [Var, Field] : Captures.Vars)
       if (Field == Rest.front()) {
         Obj = (Field->getType()->isReferenceType() ? "" : "*") + Var->getNameAsString();
         Rest = Rest.drop_front();
         break;
       }
-    if (ThisCapture && ThisCapture == Rest.front()) {
+    if (Captures.This && !Rest.empty() && Captures.This == Rest.front()) {
       Obj = "*this";
       Rest = Rest.drop_front();
     }

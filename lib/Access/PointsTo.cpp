@@ -1410,16 +1410,11 @@ const FieldDecl *PointsTo::captureField(const VarDecl *V) const {
   const CXXRecordDecl *Closure = lambdaClass();
   if (!Closure)
     return nullptr;
-  llvm::DenseMap<const ValueDecl *, FieldDecl *> Captures;
-  FieldDecl *ThisCapture = nullptr;
-  Closure->getCaptureFields(Captures, ThisCapture);
-  return Captures.lookup(V);
+  return closureFields(*Closure).Vars.lookup(V);
 }
 
 Pointees PointsTo::capturedThis() {
-  llvm::DenseMap<const ValueDecl *, FieldDecl *> Captures;
-  FieldDecl *ThisCapture = nullptr;
-  lambdaClass()->getCaptureFields(Captures, ThisCapture);
+  FieldDecl *ThisCapture = closureFields(*lambdaClass()).This;
   if (!ThisCapture || !ThisCapture->getType()->isPointerType())
     return Pointees::unknown("`*this` captured by copy");
   LValue L = LValue::of(thisPointees());
