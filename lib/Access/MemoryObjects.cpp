@@ -65,6 +65,11 @@ uint8_t AccessSet::modeOf(ObjectId Object) const {
   return It == Modes.end() ? uint8_t(NoAccess) : It->second;
 }
 
+uint8_t AccessSet::directModeOf(ObjectId Object) const {
+  auto It = Direct.find(Object);
+  return It == Direct.end() ? uint8_t(NoAccess) : It->second;
+}
+
 std::optional<ObjectId> AccessSet::firstConflict(const std::map<ObjectId, uint8_t> &Mine,
                                                  const AccessSet &Other, bool DirectOnly) const {
   const std::map<ObjectId, uint8_t> &Theirs = DirectOnly ? Other.Direct : Other.Modes;

@@ -86,17 +86,19 @@ bool isHostObject(ObjectKind K) {
 std::string pageableSide(const GpuOp &Op, const FunctionAccesses &FA,
                          const llvm::DenseSet<ObjectId> &Pinned) {
   CopyDirection Direction = copyDirectionOf(Op);
-  for (auto [Obj, Mode] : Op.Effects.entries()) {
+  for (auto [Obj, Any] : Op.Effects.entries()) {
+    // What the copy touches only as a possible alias of another entry is
+    // that entry's memory, whose pinning decides (a device pointer that may
+    // alias the host one is not the host side).
+    uint8_t Mode = Op.Effects.directModeOf(Obj);
+    if (Mode == NoAccess)
+      continue;
     if (Direction == CopyDirection::HostToDevice && (Mode & WriteAccess))
       continue; // the device side
     if (Direction == CopyDirection::DeviceToHost && !(Mode & WriteAccess))
       continue;
     if (Obj == UnknownObject)
       return "memory the analysis cannot name";
-    // A possible alias names the same memory as a direct entry, whose
-    // pinning decides.
-    if (Op.Effects.isAliasOnly(Obj))
-      continue;
     ObjectKind K = FA.objects().get(Obj).Kind;
     if (!isHostObject(K) || K == ObjectKind::PinnedAllocation ||
         K == ObjectKind::ManagedAllocation || Pinned.count(Obj))

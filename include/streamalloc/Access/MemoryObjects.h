@@ -95,6 +95,9 @@ public:
   bool empty() const { return Modes.empty(); }
   bool touchesUnknown() const { return Modes.count(UnknownObject) != 0; }
   uint8_t modeOf(ObjectId Object) const;
+  /// The mode of \p Object's direct entry, without what it gets only as a
+  /// possible alias of another entry.
+  uint8_t directModeOf(ObjectId Object) const;
   const std::map<ObjectId, uint8_t> &entries() const { return Modes; }
 
   /// The first object through which this set and \p Other conflict (they may
