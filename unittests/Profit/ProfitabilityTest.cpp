@@ -26,8 +26,9 @@ double work(int n) {
 }
 )cu";
 
-/// Per op, in source order: why it should stay synchronous ("" if it pays).
-std::vector<std::string> unpaid(const std::string &Code) {
+/// Per op, in source order: why it should stay synchronous ("" if it pays);
+/// \p PageLocked: the parameters every caller passes page-locked memory.
+std::vector<std::string> unpaid(const std::string &Code, std::vector<unsigned> PageLocked = {}) {
   auto AST = parseCuda(Prelude + Code);
   FunctionSummaries Device;
   FunctionAccesses FA(*findFunction(*AST, "run"), AST->getASTContext(), Device);
@@ -36,7 +37,7 @@ std::vector<std::string> unpaid(const std::string &Code) {
   StreamPlan Plan = planStreams(FA, First, {});
   CraResult Cra = runCra(FA, Blocked, {}, &Plan.StreamOf);
   Plan.bindWaits(Cra);
-  return unprofitableOps(FA, Cra, Plan, planPinning(FA, Cra, PinMode::Auto, false));
+  return unprofitableOps(FA, Cra, Plan, planPinning(FA, Cra, PinMode::Auto, false), PageLocked);
 }
 
 TEST(Profitability, CopyOfPageableMemoryWithNothingBesideItStaysSynchronous) {
@@ -60,6 +61,22 @@ TEST(Profitability, PageLockedDownloadWithHostWorkBeforeItsReadPays) {
 })cu");
   ASSERT_EQ(Why.size(), 1u);
   EXPECT_EQ(Why[0], "");
+}
+
+TEST(Profitability, DownloadToAPageLockedParameterWithHostWorkPays) {
+  // Page-locked by every caller, the parameter's memory lets the host work
+  // overlap the copy; not known to be, it counts as pageable.
+  const char *Code = R"cu(double run(float *h, float *d) {
+  cudaMemcpy(h, d, 1 << 26, cudaMemcpyDeviceToHost);
+  double s = work(3);
+  return s + h[0];
+})cu";
+  auto Why = unpaid(Code, {0});
+  ASSERT_EQ(Why.size(), 1u);
+  EXPECT_EQ(Why[0], "");
+  Why = unpaid(Code);
+  ASSERT_EQ(Why.size(), 1u);
+  EXPECT_NE(Why[0].find("`*h"), std::string::npos) << Why[0];
 }
 
 TEST(Profitability, PageLockedDownloadReadAtOnceStaysSynchronous) {
