@@ -1101,6 +1101,9 @@ private:
       // is all the analysis they need.
       if (!FunctionAccesses::hasOps(F, StreamOrdered, &Device) && !F.isMain() &&
           !Device.get(&F).ResetsDevice) {
+        // It pins nothing, but may pass its own page-locked parameters on.
+        if (PassedToHelpers && PassedToHelpers->callsCandidate(F))
+          PassedToHelpers->recordCalls(FunctionAccesses(F, Ctx, Device, StreamOrdered), {});
         reportAllocGroups(F, Ctx, Groups);
         return;
       }
