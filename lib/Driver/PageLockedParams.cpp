@@ -108,41 +108,7 @@ PageLockedParams::PageLockedParams(ASTContext &Ctx, llvm::ArrayRef<const Functio
     llvm::sort(Params);
 }
 
-bool PageLockedParams::callsCandidate(const FunctionDecl &F) const {
-  for (auto &[Helper, Params] : Candidates)
-    for (const CallExpr *Call : directCallsOf(*Helper, Ctx))
-      if (const FunctionDecl *In = enclosingFunction(Call, Ctx);
-          In && In->getCanonicalDecl() == F.getCanonicalDecl())
-        return true;
-  return false;
-}
-
-void PageLockedParams::recordCalls(const FunctionAccesses &FA,
-                                   const std::vector<PinDecision> &Pins) {
-  llvm::DenseSet<ObjectId> Pinned;
-  for (const PinDecision &D : Pins)
-    if (D.Action != PinAction::Pageable)
-      Pinned.insert(D.Object);
-  const FunctionDecl &Caller = FA.function();
-  auto PassedBy = [&](const Expr *Arg) {
-    Passed P{Caller.getCanonicalDecl(), true, {}};
-    std::optional<std::vector<ObjectId>> Objects = FA.pointeesOf(Arg);
-    if (!Objects) {
-      P.PageLocked = false;
-      return P;
-    }
-    for (ObjectId Obj : *Objects) {
-      ObjectKind Kind = FA.objects().get(Obj).Kind;
-      if (Kind == ObjectKind::PinnedAllocation || Kind == ObjectKind::ManagedAllocation ||
-          Pinned.count(Obj))
-        continue;
-      if (std::optional<unsigned> Param = FA.pointedToByParam(Obj))
-        P.IfCallerParams.push_back(*Param);
-      else
-        P.PageLocked = false;
-    }
-    return P;
-  };
+std::vector<const CallExpr *> PageLockedParams::candidateCallsIn(const FunctionDecl &F) const {
   struct Finder : RecursiveASTVisitor<Finder> {
     std::vector<const CallExpr *> Found;
     const ParamsOf &Candidates;
@@ -155,8 +121,36 @@ void PageLockedParams::recordCalls(const FunctionAccesses &FA,
       return true;
     }
   } Find(Candidates);
-  Find.TraverseStmt(Caller.getBody());
-  for (const CallExpr *Call : Find.Found) {
+  Find.TraverseStmt(F.getBody());
+  return std::move(Find.Found);
+}
+
+bool PageLockedParams::callsCandidate(const FunctionDecl &F) const {
+  return !candidateCallsIn(F).empty();
+}
+
+void PageLockedParams::recordCalls(const FunctionAccesses &FA,
+                                   const std::vector<PinDecision> &Pins) {
+  llvm::DenseSet<ObjectId> PageLocked = pageLockedObjects(FA, Pins);
+  const FunctionDecl &Caller = FA.function();
+  auto PassedBy = [&](const Expr *Arg) {
+    Passed P{Caller.getCanonicalDecl(), true, {}};
+    std::optional<std::vector<ObjectId>> Objects = FA.pointeesOf(Arg);
+    if (!Objects) {
+      P.PageLocked = false;
+      return P;
+    }
+    for (ObjectId Obj : *Objects) {
+      if (PageLocked.count(Obj))
+        continue;
+      if (std::optional<unsigned> Param = FA.pointedToByParam(Obj))
+        P.IfCallerParams.push_back(*Param);
+      else
+        P.PageLocked = false;
+    }
+    return P;
+  };
+  for (const CallExpr *Call : candidateCallsIn(Caller)) {
     std::vector<Passed> &Args = Calls[Call];
     Args.clear();
     for (unsigned Param : Candidates.find(Call->getDirectCallee()->getCanonicalDecl())->second)

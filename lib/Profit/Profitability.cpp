@@ -81,10 +81,11 @@ bool isHostObject(ObjectKind K) {
 }
 
 /// The host memory of \p Op that is pageable when the output runs (empty:
-/// all of it is page-locked or managed). Symbolic memory (a parameter's
-/// pointee) counts as pageable: the tool cannot tell what the caller passes.
+/// all of it is in \p PageLocked, pageLockedObjects()). Symbolic memory (a
+/// parameter's pointee) counts as pageable unless every caller is known to
+/// pass page-locked memory.
 std::string pageableSide(const GpuOp &Op, const FunctionAccesses &FA,
-                         const llvm::DenseSet<ObjectId> &Pinned) {
+                         const llvm::DenseSet<ObjectId> &PageLocked) {
   CopyDirection Direction = copyDirectionOf(Op);
   for (auto [Obj, Any] : Op.Effects.entries()) {
     // What the copy touches only as a possible alias of another entry is
@@ -99,9 +100,7 @@ std::string pageableSide(const GpuOp &Op, const FunctionAccesses &FA,
       continue;
     if (Obj == UnknownObject)
       return "memory the analysis cannot name";
-    ObjectKind K = FA.objects().get(Obj).Kind;
-    if (!isHostObject(K) || K == ObjectKind::PinnedAllocation ||
-        K == ObjectKind::ManagedAllocation || Pinned.count(Obj))
+    if (!isHostObject(FA.objects().get(Obj).Kind) || PageLocked.count(Obj))
       continue;
     return "`" + FA.describe(Obj) + "`";
   }
@@ -233,11 +232,9 @@ private:
       return Inner;
     if (const auto *If = dyn_cast<IfStmt>(Outer); If && Inner != If->getCond())
       return Outer;
-    if (const auto *Do = dyn_cast<DoStmt>(Outer); Do && Do->getBody() == Inner) {
-      Expr::EvalResult R;
-      if (Do->getCond()->EvaluateAsInt(R, Ctx) && R.Val.getInt().isZero())
-        return Outer;
-    }
+    if (const auto *Do = dyn_cast<DoStmt>(Outer);
+        Do && Do->getBody() == Inner && !isRepeatingLoop(Do, Ctx))
+      return Outer;
     return nullptr;
   }
 
@@ -356,15 +353,7 @@ std::vector<std::string> unprofitableOps(const FunctionAccesses &FA, const CraRe
   assert(Cra.Ops.size() == Ops.size() && Plan.StreamOf.size() == Ops.size() &&
          "the analysis and the plan are for this function's ops");
   std::vector<std::string> Why(Ops.size());
-  llvm::DenseSet<ObjectId> Pinned;
-  for (const PinDecision &D : Pins)
-    if (D.Action != PinAction::Pageable)
-      Pinned.insert(D.Object);
-  if (!PageLockedParams.empty())
-    for (ObjectId Obj = 0; Obj < FA.objects().size(); ++Obj)
-      if (std::optional<unsigned> Param = FA.pointedToByParam(Obj);
-          Param && llvm::is_contained(PageLockedParams, *Param))
-        Pinned.insert(Obj);
+  llvm::DenseSet<ObjectId> PageLocked = pageLockedObjects(FA, Pins, PageLockedParams);
   Dependencies Deps(Ops.size(), Plan);
   std::vector<Engine> EngineOf;
   for (const GpuOp &Op : Ops)
@@ -377,7 +366,7 @@ std::vector<std::string> unprofitableOps(const FunctionAccesses &FA, const CraRe
       // The callee's work pays only where this caller overlaps it: host work
       // before the wait for it, with its host memory page-locked (a copy of
       // pageable memory returned only once its host side was done).
-      if (std::string Pageable = pageableSide(X, FA, Pinned); !Pageable.empty())
+      if (std::string Pageable = pageableSide(X, FA, PageLocked); !Pageable.empty())
         Why[X.Id] = "not worth it: the work `" + X.Callee + "` would return with uses " + Pageable +
                     ", which stays pageable, so its copies would block the host anyway";
       else if (!HostWorkBeforeWait(X.Id, FA, Cra)())
@@ -412,7 +401,7 @@ std::vector<std::string> unprofitableOps(const FunctionAccesses &FA, const CraRe
     }
     if (GpuOverlap)
       continue;
-    std::string Pageable = pageableSide(X, FA, Pinned);
+    std::string Pageable = pageableSide(X, FA, PageLocked);
     if (!Pageable.empty()) {
       Why[X.Id] = "not worth it: its host memory " + Pageable +
                   " stays pageable, so an asynchronous copy would block the host like " + X.Callee +

@@ -507,6 +507,23 @@ std::optional<double> constantBytes(const Expr *Site, ASTContext &Ctx) {
 
 } // namespace
 
+llvm::DenseSet<ObjectId> pageLockedObjects(const FunctionAccesses &FA,
+                                           const std::vector<PinDecision> &Pins,
+                                           llvm::ArrayRef<unsigned> PageLockedParams) {
+  llvm::DenseSet<ObjectId> Locked;
+  for (const PinDecision &D : Pins)
+    if (D.Action != PinAction::Pageable)
+      Locked.insert(D.Object);
+  for (ObjectId Obj = 0; Obj < FA.objects().size(); ++Obj) {
+    ObjectKind Kind = FA.objects().get(Obj).Kind;
+    std::optional<unsigned> Param = FA.pointedToByParam(Obj);
+    if (Kind == ObjectKind::PinnedAllocation || Kind == ObjectKind::ManagedAllocation ||
+        (Param && llvm::is_contained(PageLockedParams, *Param)))
+      Locked.insert(Obj);
+  }
+  return Locked;
+}
+
 std::vector<unsigned> plainHostParameters(const FunctionDecl &F) {
   std::vector<unsigned> Plain;
   ASTContext &Ctx = F.getASTContext();

@@ -47,7 +47,8 @@ public:
                    bool WholeProgram);
 
   bool empty() const { return Candidates.empty(); }
-  /// Whether \p F calls a candidate (its analysis is needed to decide).
+  /// Whether \p F calls a candidate outside its lambdas (its analysis is
+  /// needed to decide; a call in a lambda leaves the parameter pageable).
   bool callsCandidate(const clang::FunctionDecl &F) const;
 
   /// Records what each call of a candidate in the body of \p FA's function
@@ -70,6 +71,8 @@ private:
   };
   clang::ASTContext &Ctx;
   ParamsOf Candidates;
+  /// The calls of candidates in \p F's body, its lambdas left out.
+  std::vector<const clang::CallExpr *> candidateCallsIn(const clang::FunctionDecl &F) const;
   llvm::DenseMap<const clang::CallExpr *, std::vector<Passed>> Calls; ///< one per parameter
 };
 

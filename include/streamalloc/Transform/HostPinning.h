@@ -21,6 +21,9 @@
 #include "streamalloc/Access/MemoryObjects.h"
 #include "streamalloc/Model/CostModel.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseSet.h"
+
 #include <string>
 #include <vector>
 
@@ -65,6 +68,14 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
                                      bool WholeProgram = false);
 
 llvm::StringRef pinActionName(PinAction Action);
+
+/// The objects of \p FA whose memory is page-locked when the output runs:
+/// allocated page-locked or managed, pinned by \p Pins (the plan for the
+/// same analysis), or what one of \p PageLockedParams points to (parameters
+/// every caller passes page-locked memory).
+llvm::DenseSet<ObjectId> pageLockedObjects(const FunctionAccesses &FA,
+                                           const std::vector<PinDecision> &Pins,
+                                           llvm::ArrayRef<unsigned> PageLockedParams = {});
 
 /// The pointer parameters of \p F (by index) whose memory F only reads or
 /// writes, as pinning sees it: F and the helpers it passes the pointer to
