@@ -449,4 +449,22 @@ void run(float **d) { cudaMalloc((void **)d, 4); })cu");
   EXPECT_TRUE(Has("run", {Alloc})); // a stream-ordered allocation is an op
 }
 
+TEST(AccessSetTest, MergingKeepsThePossibleAliasWriteOfAnObjectAlsoReadDirectly) {
+  // A direct read of #2 plus a write through a pointer that may be #2: the
+  // merged set must still conflict with a read of #2 (the write is real).
+  const ObjectId Buffer = OutputObject + 1;
+  AccessSet Op;
+  Op.add(Buffer, ReadAccess);
+  Op.addAlias(Buffer, WriteAccess);
+  AccessSet Merged;
+  Merged.addAll(Op);
+  EXPECT_EQ(Merged.modeOf(Buffer), ReadWriteAccess);
+  EXPECT_EQ(Merged.directModeOf(Buffer), ReadAccess);
+  EXPECT_FALSE(Merged.isAliasOnly(Buffer));
+  AccessSet Reader;
+  Reader.add(Buffer, ReadAccess);
+  EXPECT_EQ(Merged.conflictWith(Reader), std::optional<ObjectId>(Buffer));
+  EXPECT_EQ(Reader.conflictWith(Merged), std::optional<ObjectId>(Buffer));
+}
+
 } // namespace
