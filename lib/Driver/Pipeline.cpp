@@ -552,6 +552,7 @@ public:
                                  "sa_registered_calloc",
                                  "sa_registered_aligned_alloc",
                                  "sa_registered_free",
+                                 "sa_registered_scope",
                                  "sa_free_async",
                                  "sa_wait_on_return",
                                  "sa_graph_slot",

@@ -43,6 +43,7 @@ constexpr llvm::StringLiteral ReturnGuard = "sa_wait_on_return";
 constexpr llvm::StringLiteral GraphSlots = "sa_graphs_";
 constexpr llvm::StringLiteral GraphBegin = "sa_graph_begin";
 constexpr llvm::StringLiteral GraphEnd = "sa_graph_end";
+constexpr llvm::StringLiteral VectorGuard = "sa_registered_scope";
 
 std::string streamExpr(unsigned Stream) {
   return (Accessor + "(" + llvm::Twine(Stream) + ")").str();
@@ -620,6 +621,18 @@ void FileRewriter::addPinning(const std::vector<PinDecision> &Decisions) {
     if (D.Action == PinAction::Pageable || !D.Site || !P->PinnedSites.insert(D.Site).second)
       continue;
     P->selectFileOf(D.Site->getBeginLoc());
+    if (D.Vector) {
+      // A guard declared after the vector ends before it, on every path.
+      assert(D.RegisterAfter && P->canInsertAfter(D.RegisterAfter) &&
+             "a vector's elements are registered after a statement of its block");
+      std::string V = D.Vector->getNameAsString();
+      P->HelpersCalled.insert(std::string(VectorGuard));
+      P->insertAfter(D.RegisterAfter,
+                     VectorGuard.str() + " sa_registered_" + V + "(" + V + ".data(), " + V +
+                         ".size() * sizeof(*" + V + ".data()));",
+                     "`" + V + "`'s elements page-locked while it lives");
+      continue;
+    }
     std::string Kind = D.Action == PinAction::Register ? "sa_registered_" : "sa_pinned_";
     const auto *Call = dyn_cast<CallExpr>(D.Site);
     const ApiFunction *Api = Call ? modelledCallee(Call) : nullptr;
@@ -1042,7 +1055,7 @@ bool FileRewriter::finishAll(llvm::function_ref<std::vector<unsigned>(FileID)> I
          << "(p, s) : " << Sym(ApiSymbol::cudaSuccess) << ";\n"
          << "}\n";
     auto Called = [&](llvm::StringRef Name) { return HelpersCalled.contains(Name); };
-    if (Called("sa_pinned_free") || Called("sa_registered_free"))
+    if (Called("sa_pinned_free") || Called("sa_registered_free") || Called(VectorGuard))
       OS << "// streamalloc: a failed CUDA call here is handled (pageable memory is used), so\n"
          << "// its error is cleared rather than reported by a later call.\n"
          << "static inline bool sa_is_page_locked(void *p) {\n"
@@ -1114,6 +1127,21 @@ bool FileRewriter::finishAll(llvm::function_ref<std::vector<unsigned>(FileID)> I
          << "    (void)" << Fn(ApiId::cudaGetLastError) << "();\n"
          << "  " << Fn(ApiId::free) << "(p);\n"
          << "}\n";
+    if (Called(VectorGuard))
+      OS << "// streamalloc: a std::vector's elements registered while the guard lives; it is\n"
+         << "// declared after the vector, so it ends first.\n"
+         << "struct " << VectorGuard << " {\n"
+         << "  void *p;\n"
+         << "  " << VectorGuard
+         << "(const void *q, size_t bytes) : p(sa_register(const_cast<void *>(q), bytes)) {}\n"
+         << "  ~" << VectorGuard << "() {\n"
+         << "    if (sa_is_page_locked(p) && " << Fn(ApiId::cudaHostUnregister)
+         << "(p) != " << Sym(ApiSymbol::cudaSuccess) << ")\n"
+         << "      (void)" << Fn(ApiId::cudaGetLastError) << "();\n"
+         << "  }\n"
+         << "  " << VectorGuard << "(const " << VectorGuard << " &) = delete;\n"
+         << "  " << VectorGuard << " &operator=(const " << VectorGuard << " &) = delete;\n"
+         << "};\n";
     InsertPool(Main, Pool);
   }
   std::string Text;

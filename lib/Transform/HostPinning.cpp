@@ -1,5 +1,6 @@
 //===- HostPinning.cpp ----------------------------------------------------===//
 #include "streamalloc/Transform/HostPinning.h"
+#include "VectorRegistration.h"
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/Model/ApiModel.h"
@@ -319,6 +320,40 @@ private:
   }
 };
 
+/// Pinning's policy for the pointers into a std::vector's elements: a
+/// pointer variable of the function that declares the vector may hold
+/// `v.data()` or the address of an element of that vector (`&v[i]`).
+class VectorElementsPolicy : public PinningPolicy {
+public:
+  VectorElementsPolicy(const VarDecl *Vector, bool WholeProgram)
+      : PinningPolicy(nullptr, WholeProgram), Vector(Vector) {}
+
+  bool otherSource(PointerGroupTracer &T, const Expr *E) override {
+    const Expr *Inner = E->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Inner); UO && UO->getOpcode() == UO_AddrOf)
+      Inner = UO->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *Call = dyn_cast<CallExpr>(Inner); Call && isElementCallOnVector(Call))
+      return true;
+    return PinningPolicy::otherSource(T, E);
+  }
+
+private:
+  const VarDecl *Vector;
+
+  bool isElementCallOnVector(const CallExpr *Call) const {
+    const ApiFunction *Api = modelledCallee(Call);
+    if (!Api || Api->Kind != ApiKind::ContainerElements)
+      return false;
+    const Expr *Object = nullptr;
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+      Object = Member->getImplicitObjectArgument();
+    else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs() > 0)
+      Object = Call->getArg(0);
+    const auto *Ref = Object ? dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts()) : nullptr;
+    return Ref && Ref->getDecl() == Vector;
+  }
+};
+
 /// What pinning accepts for a buffer a class owns: a pointer member that
 /// holds, in every object of the class, only null, allocations spelled in
 /// the class's file that the rewrite can replace, or the member of another
@@ -476,6 +511,11 @@ OwnedBuffer traceOwnedBuffer(const CXXConstructorDecl &Ctor, const Expr *Site, b
   return Group;
 }
 
+/// Host memory pinning may change: an allocation, or a vector's elements.
+bool isHostBuffer(ObjectKind Kind) {
+  return Kind == ObjectKind::HostAllocation || Kind == ObjectKind::ContainerStorage;
+}
+
 /// Bytes of an allocation or a copy when they are compile-time constants.
 std::optional<double> constantBytes(const Expr *Site, ASTContext &Ctx) {
   auto Eval = [&](const Expr *E) -> std::optional<double> {
@@ -495,6 +535,19 @@ std::optional<double> constantBytes(const Expr *Site, ASTContext &Ctx) {
       return A && B ? std::optional<double>(*A * *B) : std::nullopt;
     }
     return A;
+  }
+  // `std::vector<T> v(n)` or `v(n, x)`: n elements.
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Site)) {
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+        Construct->getType()->getAsCXXRecordDecl());
+    if (!Spec || Construct->getNumArgs() == 0 ||
+        !Construct->getArg(0)->getType()->isIntegerType() || Spec->getTemplateArgs().size() == 0)
+      return std::nullopt;
+    std::optional<double> N = Eval(Construct->getArg(0));
+    QualType Element = Spec->getTemplateArgs()[0].getAsType();
+    if (!N || Element->isIncompleteType())
+      return std::nullopt;
+    return *N * Ctx.getTypeSizeInChars(Element).getQuantity();
   }
   if (const auto *New = dyn_cast<CXXNewExpr>(Site)) {
     std::optional<double> N = New->getArraySize() ? Eval(*New->getArraySize()) : std::nullopt;
@@ -568,6 +621,7 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
     bool Async;
     std::vector<const Stmt *> Loops;
     bool ByCallee; ///< the work a callee returns with (its copies are in it)
+    const Stmt *At;
   };
   // The bytes a linear copy moves, when they are a constant (else -1).
   auto BytesOf = [&](const Expr *E, const ApiFunction *Api) {
@@ -586,23 +640,50 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
       continue;
     double Bytes = BytesOf(Op.Call, Op.Api);
     for (auto [Obj, Access] : Op.Effects.entries())
-      if (Obj != UnknownObject && Objects.get(Obj).Kind == ObjectKind::HostAllocation)
+      if (Obj != UnknownObject && isHostBuffer(Objects.get(Obj).Kind))
         Copied[Obj].push_back({Bytes, !(Access & WriteAccess), Cra.Ops[Op.Id].Async,
-                               Cra.Ops[Op.Id].Loops, Op.Kind == GpuOpKind::CallWork});
+                               Cra.Ops[Op.Id].Loops, Op.Kind == GpuOpKind::CallWork, Op.Call});
   }
   constexpr double AssumedTrips = 4; // a loop around a copy but not its allocation
 
   PinningPolicy Policy(nullptr, WholeProgram);
   VariableUses Uses;
+  // A std::vector's elements, traced from the vector's construction, with
+  // the copies of them in this function (\p Copies) and in helpers.
+  struct TracedVector {
+    VectorRegistration Where;
+    std::vector<const CallExpr *> HelperCopies;
+  };
+  auto TraceVector = [&](const MemoryObject &M, llvm::ArrayRef<const Stmt *> Copies) {
+    TracedVector Out;
+    const auto *Site = dyn_cast<CXXConstructExpr>(M.Site);
+    if (!Site) {
+      Out.Where.Why = "its vector is not constructed where it is declared";
+      return Out;
+    }
+    VectorElementsPolicy Elements(vectorConstructedBy(Site, Ctx), WholeProgram);
+    PointerGroupTracer Tracer(Ctx, FA.function(), Elements, Uses);
+    Out.Where = traceVectorStorage(Site, Tracer, Uses, Copies);
+    if (Out.Where.Why.empty() && !Tracer.Releases.empty())
+      Out.Where.Why = "a pointer into its elements is released" + Tracer.at(Tracer.Releases[0]);
+    Out.HelperCopies = std::move(Tracer.HelperCopies);
+    return Out;
+  };
   // Buffers this function only passes to helpers that copy them.
   if (Mode != PinMode::Off && !FileResetsDevice) {
     PinningPolicy Survey(nullptr, WholeProgram);
     for (ObjectId Obj = 0; Obj < Objects.size(); ++Obj)
       if (const MemoryObject &M = Objects.get(Obj);
-          M.Kind == ObjectKind::HostAllocation && M.Site && !Copied.count(Obj)) {
-        PointerGroupTracer Tracer(Ctx, FA.function(), Survey, Uses);
-        Tracer.trace(M.Site);
-        if (!Tracer.HelperCopies.empty())
+          isHostBuffer(M.Kind) && M.Site && !Copied.count(Obj)) {
+        std::vector<const CallExpr *> HelperCopies;
+        if (M.Kind == ObjectKind::ContainerStorage) {
+          HelperCopies = TraceVector(M, {}).HelperCopies;
+        } else {
+          PointerGroupTracer Tracer(Ctx, FA.function(), Survey, Uses);
+          Tracer.trace(M.Site);
+          HelperCopies = std::move(Tracer.HelperCopies);
+        }
+        if (!HelperCopies.empty())
           Copied[Obj]; // no copy here: the helpers' are counted below
       }
   }
@@ -644,7 +725,17 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
     }
     std::vector<const Expr *> Sites, Releases;
     std::vector<const CallExpr *> HelperCopies;
-    if (OwnerCtor) {
+    bool IsVector = M.Kind == ObjectKind::ContainerStorage;
+    if (IsVector) {
+      std::vector<const Stmt *> Copies;
+      for (const Use &U : It->second)
+        Copies.push_back(U.At);
+      TracedVector Traced = TraceVector(M, Copies);
+      D.Why = std::move(Traced.Where.Why);
+      D.Vector = Traced.Where.Vector;
+      D.RegisterAfter = Traced.Where.After;
+      HelperCopies = std::move(Traced.HelperCopies);
+    } else if (OwnerCtor) {
       OwnedBuffer Group = traceOwnedBuffer(*OwnerCtor, D.Site, WholeProgram);
       D.Why = std::move(Group.Why);
       Sites = std::move(Group.Sites);
@@ -710,7 +801,7 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
             Helpers.push_back(Name);
       }
     unsigned Copies = T.Copies;
-    bool RegisterOnly = llvm::any_of(Sites, onlyRegistrable);
+    bool RegisterOnly = IsVector || llvm::any_of(Sites, onlyRegistrable);
     double RegisterSaving = Costs.pinSaving(T, true);
     double AllocSaving = RegisterOnly ? RegisterSaving : Costs.pinSaving(T, false);
     bool Register = Mode == PinMode::Register || RegisterOnly ||
@@ -728,7 +819,12 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
       D.Why = AnyAsync ? std::string("asynchronous copies of pageable memory block the host")
                        : "so that its " + std::to_string(Copies) + " cop" +
                              (Copies == 1 ? "y" : "ies") + " run at full speed";
-      if (RegisterOnly && Mode == PinMode::Alloc)
+      if (IsVector)
+        D.Why += "; its elements are registered from line " +
+                 std::to_string(
+                     Ctx.getSourceManager().getExpansionLineNumber(D.RegisterAfter->getEndLoc())) +
+                 ", where `" + D.Name + "` has its final size, to the end of its scope";
+      else if (RegisterOnly && Mode == PinMode::Alloc)
         D.Why += "; registered rather than allocated page-locked: " +
                  apiName(ApiId::cudaMallocHost).str() +
                  " does not promise the alignment its allocation asks for";

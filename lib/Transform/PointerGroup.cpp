@@ -91,8 +91,12 @@ bool PointerGroupTracer::traceField(const FieldDecl *F) {
 
 bool PointerGroupTracer::traceCallResult(const FunctionDecl *Caller, const CallExpr *Call,
                                          bool Element) {
-  return Element ? elementAccess(Caller, Call, /*Offset=*/true)
-                 : traceValue(Caller, Call, /*Offset=*/false);
+  if (Element)
+    elementAccess(Caller, Call, /*Offset=*/true);
+  else
+    traceValue(Caller, Call, /*Offset=*/false);
+  drainWork();
+  return Why.empty();
 }
 
 /// One mention of the traced field: stored into, read, or its address taken.

@@ -30,6 +30,8 @@
 namespace clang {
 class Expr;
 class FunctionDecl;
+class Stmt;
+class VarDecl;
 } // namespace clang
 
 namespace streamalloc {
@@ -57,6 +59,10 @@ struct PinDecision {
   /// Another site of a group reported under its first buffer: an allocation
   /// inside a helper that allocates for this function (no buffer of its own).
   bool SiteOnly = false;
+  /// For a std::vector's elements (Site is its construction): the vector,
+  /// and the statement of its block after which they are registered.
+  const clang::VarDecl *Vector = nullptr;
+  const clang::Stmt *RegisterAfter = nullptr;
 };
 
 /// Decides for every host allocation of \p FA that a GPU copy uses (\p Cra

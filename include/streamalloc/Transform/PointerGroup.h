@@ -132,7 +132,7 @@ public:
   /// constructor initialisers that store into it.
   bool traceField(const clang::FieldDecl *F);
   /// Follows the result of \p Call in \p Caller: a pointer into the group,
-  /// or (\p Element) a reference to its memory.
+  /// or (\p Element) a reference to its memory; also the holders it reaches.
   bool traceCallResult(const clang::FunctionDecl *Caller, const clang::CallExpr *Call,
                        bool Element);
 

@@ -1,0 +1,50 @@
+// A vector whose elements may move after its copies (a push_back after the
+// copy, here or in a helper it is passed to by reference; a move), or that the program's
+// own cudaMemcpyAsync uses, stays pageable; the report says why.
+//
+// RUN: %strip %s > %t.cu
+// RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
+// RUN: %FileCheck %s --implicit-check-not=sa_registered_scope < %t.out.cu
+// RUN: %FileCheck %s --check-prefix=REPORT < %t.report
+// RUN: %nvcc %t.out.cu
+#include <cstdio>
+#include <utility>
+#include <vector>
+
+__global__ void twice(int *d, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    d[i] *= 2;
+}
+
+static void grow(std::vector<int> &v) { v.push_back(7); }
+
+int main() {
+  const int n = 1 << 24;
+  int *d;
+  cudaMalloc(&d, n * sizeof(int));
+  std::vector<int> later(n, 1);
+  cudaMemcpy(d, later.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+  twice<<<n / 256, 256>>>(d, n);
+  later.push_back(2);
+  std::vector<int> moved(n, 3);
+  cudaMemcpy(d, &moved[0], n * sizeof(int), cudaMemcpyHostToDevice);
+  twice<<<n / 256, 256>>>(d, n);
+  std::vector<int> taken = std::move(moved);
+  std::vector<int> grown(n, 4);
+  cudaMemcpy(grown.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost);
+  grow(grown);
+  std::vector<int> own(n, 5);
+  cudaMemcpyAsync(own.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost, 0);
+  cudaDeviceSynchronize();
+  cudaMemcpy(d, own.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+  printf("%d %d %d %d\n", later[0], taken[0], grown[n], own[0]);
+  // CHECK: printf("%d %d %d %d\n", later[0], taken[0], grown[n], own[0]);
+  cudaFree(d);
+  return 0;
+}
+
+// REPORT: {{.*}}:{{[0-9]+}}: host buffer `later`: pageable: its GPU copy (line {{[0-9]+}}) comes before `later` stops reallocating (line {{[0-9]+}})
+// REPORT: {{.*}}:{{[0-9]+}}: host buffer `moved`: pageable: `moved` is moved (line {{[0-9]+}})
+// REPORT: {{.*}}:{{[0-9]+}}: host buffer `grown`: pageable: its GPU copy (line {{[0-9]+}}) comes before `grown` stops reallocating (line {{[0-9]+}})
+// REPORT: {{.*}}:{{[0-9]+}}: host buffer `own`: pageable: the program's own cudaMemcpyAsync on line {{[0-9]+}} would become truly asynchronous (with pageable memory it returns only once the host side of the copy is done)
