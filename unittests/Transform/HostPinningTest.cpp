@@ -19,10 +19,17 @@ std::vector<PinDecision> pin(const std::string &Code, PinMode Mode = PinMode::Au
   FunctionAccesses FA(*findFunction(*AST, "run"), AST->getASTContext(), Device);
   CraResult Cra = runCra(FA, std::vector<std::string>(FA.ops().size()));
   std::vector<PinDecision> D = planPinning(FA, Cra, Mode, false);
-  for (PinDecision &P : D) // the AST dies here
+  for (PinDecision &P : D) { // the AST dies here
     P.Site = nullptr, P.Releases.clear();
+    if (P.RegisterAfter)
+      P.Line = AST->getSourceManager().getExpansionLineNumber(P.RegisterAfter->getEndLoc());
+    P.Vector = nullptr, P.RegisterAfter = nullptr;
+  }
   return D;
 }
+
+/// The code's line numbers in pin()'s input: it is preceded by 3 lines.
+constexpr unsigned FirstLine = 4;
 
 TEST(HostPinning, BufferFreedWhereItIsAllocatedIsPinned) {
   auto D = pin(R"cu(void run(float *d) {
@@ -208,6 +215,63 @@ TEST(HostPinning, CostModelWeighsCopiedBytesAgainstPinningCost) {
   BufferTraffic Big{1e9, 1e9, 0, 1};
   EXPECT_GT(M.pinSaving(Big, true), 0);
   EXPECT_GT(M.pinSaving(Big, true), M.pinSaving(Big, false));
+}
+
+TEST(HostPinning, VectorElementsAreRegisteredAfterTheLoopThatGrowsThem) {
+  auto D = pin(R"cu(#include <vector>
+void run(float *d) {
+  std::vector<float> v;
+  for (int i = 0; i < (1 << 24); i++)
+    v.push_back(i);
+  float *h = v.data();
+  cudaMemcpy(d, h, v.size() * sizeof(float), cudaMemcpyHostToDevice);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Name, "v");
+  EXPECT_EQ(D[0].Action, PinAction::Register) << D[0].Why;
+  EXPECT_EQ(D[0].Line, FirstLine + 4); // the loop's end: the guard goes after it
+}
+
+TEST(HostPinning, VectorCopiedBeforeItGrowsStaysPageable) {
+  auto D = pin(R"cu(#include <vector>
+void run(float *d) {
+  std::vector<float> v(1 << 24);
+  cudaMemcpy(d, v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice);
+  v.resize(1 << 25);
+  v[0] = 1;
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Pageable);
+  EXPECT_EQ(D[0].Why, "its GPU copy (line 7) comes before `v` stops reallocating (line 8)");
+}
+
+TEST(HostPinning, VectorAHelperOnlyReadsThroughAReferenceIsRegisteredWhereDeclared) {
+  auto D = pin(R"cu(#include <vector>
+static void up(float *d, std::vector<float> &v) {
+  cudaMemcpy(d, v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice);
+}
+void run(float *d) {
+  std::vector<float> v(1 << 24, 1.0f);
+  up(d, v);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Register) << D[0].Why;
+  EXPECT_EQ(D[0].Line, FirstLine + 5);
+}
+
+TEST(HostPinning, VectorWhoseIteratorAnAlgorithmReturnsStaysPageable) {
+  auto D = pin(R"cu(#include <algorithm>
+#include <vector>
+void run(float *d) {
+  std::vector<float> v(1 << 24, 1.0f);
+  cudaMemcpy(d, v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice);
+  auto top = std::max_element(v.begin(), v.end());
+  sink(&*top);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Pageable);
+  EXPECT_EQ(D[0].Why, "an iterator into `v` is used in a way the pinning analysis does not "
+                      "follow (line 9)");
 }
 
 } // namespace
