@@ -538,27 +538,7 @@ public:
     if (PP.isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM"))
       S.Blockers.push_back("it is compiled with the per-thread default stream, and this version "
                            "relies on the legacy default stream's implicit ordering");
-    for (llvm::StringRef Name : {"sa_stream",
-                                 "sa_streams_",
-                                 "sa_release_streams",
-                                 "sa_event",
-                                 "sa_events_",
-                                 "sa_is_page_locked",
-                                 "sa_pinned_malloc",
-                                 "sa_pinned_calloc",
-                                 "sa_pinned_free",
-                                 "sa_register",
-                                 "sa_registered_malloc",
-                                 "sa_registered_calloc",
-                                 "sa_registered_aligned_alloc",
-                                 "sa_registered_free",
-                                 "sa_registered_scope",
-                                 "sa_free_async",
-                                 "sa_wait_on_return",
-                                 "sa_graph_slot",
-                                 "sa_graphs_",
-                                 "sa_graph_begin",
-                                 "sa_graph_end"})
+    for (llvm::StringRef Name : FileRewriter::definedNames())
       if (!Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Name)).empty())
         S.Blockers.push_back("it already defines `" + Name.str() +
                              "` (was it transformed before?)");

@@ -45,6 +45,29 @@ constexpr llvm::StringLiteral GraphBegin = "sa_graph_begin";
 constexpr llvm::StringLiteral GraphEnd = "sa_graph_end";
 constexpr llvm::StringLiteral VectorGuard = "sa_registered_scope";
 
+/// Every name the output defines at file scope.
+constexpr llvm::StringLiteral DefinedNames[] = {Accessor,
+                                                PoolArray,
+                                                Release,
+                                                EventAccessor,
+                                                EventArray,
+                                                "sa_is_page_locked",
+                                                "sa_pinned_malloc",
+                                                "sa_pinned_calloc",
+                                                "sa_pinned_free",
+                                                "sa_register",
+                                                "sa_registered_malloc",
+                                                "sa_registered_calloc",
+                                                "sa_registered_aligned_alloc",
+                                                "sa_registered_free",
+                                                VectorGuard,
+                                                FreeAsync,
+                                                ReturnGuard,
+                                                "sa_graph_slot",
+                                                GraphSlots,
+                                                GraphBegin,
+                                                GraphEnd};
+
 std::string streamExpr(unsigned Stream) {
   return (Accessor + "(" + llvm::Twine(Stream) + ")").str();
 }
@@ -684,6 +707,8 @@ void FileRewriter::addPinning(const std::vector<PinDecision> &Decisions) {
 }
 
 FileRewriter::FileRewriter(ASTContext &Ctx) : P(std::make_unique<Impl>(Ctx)) {}
+
+llvm::ArrayRef<llvm::StringLiteral> FileRewriter::definedNames() { return DefinedNames; }
 FileRewriter::~FileRewriter() = default;
 
 std::vector<std::string> FileRewriter::rewritability(const FunctionAccesses &FA) const {

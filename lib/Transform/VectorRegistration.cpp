@@ -124,6 +124,11 @@ bool VectorTrace::checkUse(const FunctionDecl *Fn, const VarDecl *V, const DeclR
   if (const auto *Construct = P.get<CXXConstructExpr>()) {
     if (Construct->getConstructor()->isCopyConstructor())
       return true; // a copy of the elements: a vector of its own
+    const Stmt *Value = Construct;
+    while (const auto *Up = parentOf(Value).get<ExprWithCleanups>())
+      Value = Up;
+    if (parentOf(Value).get<ReturnStmt>())
+      return fail(name(V) + " is returned from `" + Fn->getNameAsString() + "`" + at(Use));
     return fail(name(V) + " is moved or converted" + at(Use));
   }
   if (P.get<UnaryExprOrTypeTraitExpr>())
@@ -304,6 +309,18 @@ bool VectorTrace::rangeFor(const FunctionDecl *Fn, const VarDecl *V, const CXXFo
   return true;
 }
 
+/// The first goto in \p S (outside lambdas), or null.
+const Stmt *firstGoto(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return nullptr;
+  if (isa<GotoStmt, IndirectGotoStmt>(S))
+    return S;
+  for (const Stmt *Child : S->children())
+    if (const Stmt *Found = firstGoto(Child))
+      return Found;
+  return nullptr;
+}
+
 /// The statement of \p Block that holds \p S, or null.
 const Stmt *statementOf(const CompoundStmt *Block, const Stmt *S, ASTContext &Ctx) {
   DynTypedNode N = DynTypedNode::create(*S);
@@ -394,6 +411,13 @@ VectorRegistration VectorTrace::run(const CXXConstructExpr *Site,
     }
     if (offsetOf(S->getBeginLoc()) > offsetOf(R.After->getBeginLoc()))
       R.After = S;
+  }
+  // A goto from before the guard to a label after it would jump past its
+  // initialisation, which C++ forbids.
+  if (const Stmt *Goto = firstGoto(Home.getBody())) {
+    fail("`" + Home.getNameAsString() + "` uses goto" + at(Goto) +
+         ", which may jump past the registration");
+    return Done();
   }
   if (!T.writtenDirectly(R.After->getBeginLoc()) || !T.writtenDirectly(R.After->getEndLoc())) {
     fail("the statement after which " + name(V) + " would be registered is spelled in a macro" +

@@ -1,6 +1,7 @@
 // A vector whose elements may move after its copies (a push_back after the
-// copy, here or in a helper it is passed to by reference; a move), or that the program's
-// own cudaMemcpyAsync uses, stays pageable; the report says why.
+// copy, here or in a helper it is passed to by reference; a move; a return),
+// that the program's own cudaMemcpyAsync uses, or whose function has a goto
+// that could jump past the registration, stays pageable; the report says why.
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
@@ -18,6 +19,21 @@ __global__ void twice(int *d, int n) {
 }
 
 static void grow(std::vector<int> &v) { v.push_back(7); }
+
+static std::vector<int> download(const int *d, int n) {
+  std::vector<int> out(n);
+  cudaMemcpy(out.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost);
+  return out;
+}
+
+static int jumpy(int *d, int n) {
+  std::vector<int> in(n, 8);
+  if (n < 0)
+    goto done;
+  cudaMemcpy(d, in.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+done:
+  return in[0];
+}
 
 int main() {
   const int n = 1 << 24;
@@ -38,12 +54,15 @@ int main() {
   cudaMemcpyAsync(own.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost, 0);
   cudaDeviceSynchronize();
   cudaMemcpy(d, own.data(), n * sizeof(int), cudaMemcpyHostToDevice);
-  printf("%d %d %d %d\n", later[0], taken[0], grown[n], own[0]);
-  // CHECK: printf("%d %d %d %d\n", later[0], taken[0], grown[n], own[0]);
+  std::vector<int> back = download(d, n);
+  printf("%d %d %d %d %d %d\n", later[0], taken[0], grown[n], own[0], back[0], jumpy(d, n));
+  // CHECK: printf("%d %d %d %d %d %d\n", later[0], taken[0], grown[n], own[0], back[0], jumpy(d, n));
   cudaFree(d);
   return 0;
 }
 
+// REPORT: {{.*}}:{{[0-9]+}}: host buffer `out`: pageable: `out` is returned from `download` (line {{[0-9]+}})
+// REPORT: {{.*}}:{{[0-9]+}}: host buffer `in`: pageable: `jumpy` uses goto (line {{[0-9]+}}), which may jump past the registration
 // REPORT: {{.*}}:{{[0-9]+}}: host buffer `later`: pageable: its GPU copy (line {{[0-9]+}}) comes before `later` stops reallocating (line {{[0-9]+}})
 // REPORT: {{.*}}:{{[0-9]+}}: host buffer `moved`: pageable: `moved` is moved (line {{[0-9]+}})
 // REPORT: {{.*}}:{{[0-9]+}}: host buffer `grown`: pageable: its GPU copy (line {{[0-9]+}}) comes before `grown` stops reallocating (line {{[0-9]+}})

@@ -18,6 +18,7 @@
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <map>
 #include <memory>
@@ -40,6 +41,10 @@ struct LaunchLoop;
 class FileRewriter {
 public:
   explicit FileRewriter(clang::ASTContext &Ctx);
+
+  /// The names of the pool, helpers and types an output may define at file
+  /// scope: a file that already defines one was transformed before.
+  static llvm::ArrayRef<llvm::StringLiteral> definedNames();
   ~FileRewriter();
 
   /// Per op id: why the op cannot be rewritten in place (empty if it can).
