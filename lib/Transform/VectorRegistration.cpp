@@ -354,9 +354,6 @@ VectorRegistration VectorTrace::run(const CXXConstructExpr *Site,
   const auto *Block = DS ? parentOf(DS).get<CompoundStmt>() : nullptr;
   if (!isPlainStdVector(V->getType()))
     fail(name(V) + " is not a std::vector with the standard allocator");
-  else if (Home.isTemplateInstantiation())
-    fail(name(V) + " is declared in a template instantiation, which the guard's insertion "
-                   "does not handle");
   else if (!V->hasLocalStorage() || V->getDeclContext() != &Home)
     fail(name(V) + " is not a local variable of `" + Home.getNameAsString() + "`");
   else if (!Block)
