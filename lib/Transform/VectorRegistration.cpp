@@ -425,14 +425,14 @@ VectorRegistration VectorTrace::run(const CXXConstructExpr *Site,
   auto Early = [&](const Stmt *Copy) { return offsetOf(Copy->getBeginLoc()) <= End; };
   for (const Stmt *Copy : CopiesInHome)
     if (Early(Copy)) {
-      fail("its GPU copy" + at(Copy) + " comes before " + name(V) + " stops reallocating" +
-           at(R.After));
+      fail("its GPU copy" + at(Copy) + " does not come after the last statement that may " +
+           "reallocate " + name(V) + at(R.After));
       return Done();
     }
   for (const Expr *Use : HelperCopyUses)
     if (Early(Use)) {
-      fail("the copy of its elements by the call" + at(Use) + " comes before " + name(V) +
-           " stops reallocating" + at(R.After));
+      fail("the copy of its elements by the call" + at(Use) +
+           " does not come after the last statement that may reallocate " + name(V) + at(R.After));
       return Done();
     }
   return Done();

@@ -63,7 +63,7 @@ int main() {
 
 // REPORT: {{.*}}:{{[0-9]+}}: host buffer `out`: pageable: `out` is returned from `download` (line {{[0-9]+}})
 // REPORT: {{.*}}:{{[0-9]+}}: host buffer `in`: pageable: `jumpy` uses goto (line {{[0-9]+}}), which may jump past the registration
-// REPORT: {{.*}}:{{[0-9]+}}: host buffer `later`: pageable: its GPU copy (line {{[0-9]+}}) comes before `later` stops reallocating (line {{[0-9]+}})
+// REPORT: {{.*}}:{{[0-9]+}}: host buffer `later`: pageable: its GPU copy (line {{[0-9]+}}) does not come after the last statement that may reallocate `later` (line {{[0-9]+}})
 // REPORT: {{.*}}:{{[0-9]+}}: host buffer `moved`: pageable: `moved` is moved (line {{[0-9]+}})
-// REPORT: {{.*}}:{{[0-9]+}}: host buffer `grown`: pageable: its GPU copy (line {{[0-9]+}}) comes before `grown` stops reallocating (line {{[0-9]+}})
+// REPORT: {{.*}}:{{[0-9]+}}: host buffer `grown`: pageable: its GPU copy (line {{[0-9]+}}) does not come after the last statement that may reallocate `grown` (line {{[0-9]+}})
 // REPORT: {{.*}}:{{[0-9]+}}: host buffer `own`: pageable: the program's own cudaMemcpyAsync on line {{[0-9]+}} would become truly asynchronous (with pageable memory it returns only once the host side of the copy is done)

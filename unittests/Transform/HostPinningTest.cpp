@@ -242,7 +242,8 @@ void run(float *d) {
 })cu");
   ASSERT_EQ(D.size(), 1u);
   EXPECT_EQ(D[0].Action, PinAction::Pageable);
-  EXPECT_EQ(D[0].Why, "its GPU copy (line 7) comes before `v` stops reallocating (line 8)");
+  EXPECT_EQ(D[0].Why, "its GPU copy (line 7) does not come after the last statement that may "
+                      "reallocate `v` (line 8)");
 }
 
 TEST(HostPinning, VectorAHelperOnlyReadsThroughAReferenceIsRegisteredWhereDeclared) {
