@@ -33,10 +33,13 @@ bool isVectorMember(const FunctionDecl *F) {
   return M && isPlainStdVector(M->getASTContext().getCanonicalTagType(M->getParent()));
 }
 
-/// Whether a value of \p Type cannot point into anything (a std:: function
-/// returning it hands out no pointer into the vector).
-bool carriesNoPointer(QualType Type) {
-  return Type->isVoidType() || Type->isArithmeticType() || Type->isEnumeralType();
+/// Whether the value of \p Call cannot point into anything (a std::
+/// function returning it hands out no pointer into the vector): void, or a
+/// number or enumerator returned by value.
+bool carriesNoPointer(const Expr *Call) {
+  QualType Type = Call->getType();
+  return Type->isVoidType() ||
+         (!Call->isGLValue() && (Type->isArithmeticType() || Type->isEnumeralType()));
 }
 
 class VectorTrace {
@@ -64,8 +67,9 @@ private:
     bool InHome;
   };
   std::vector<Pass> Passes;
-  llvm::SmallPtrSet<const VarDecl *, 4> Resized; ///< helpers' parameters that reallocate
-  llvm::SmallPtrSet<const VarDecl *, 4> Copied;  ///< those whose elements a GPU copy uses
+  llvm::SmallPtrSet<const VarDecl *, 4> Resized;   ///< helpers' parameters that reallocate
+  llvm::SmallPtrSet<const VarDecl *, 4> Copied;    ///< those whose elements a GPU copy uses
+  llvm::SmallPtrSet<const VarDecl *, 4> Iterators; ///< local variables holding iterators
   /// Uses in the home function through which a helper copies the elements.
   std::vector<const Expr *> HelperCopyUses;
 
@@ -84,7 +88,9 @@ private:
   bool checkUse(const FunctionDecl *Fn, const VarDecl *V, const DeclRefExpr *Use);
   bool vectorCall(const FunctionDecl *Fn, const VarDecl *V, const CallExpr *Call);
   bool passedTo(const FunctionDecl *Fn, const VarDecl *V, const CallExpr *Call, const Expr *Arg);
-  bool iteratorUse(const VarDecl *V, const CallExpr *Call);
+  bool iteratorUse(const FunctionDecl *Fn, const VarDecl *V, const Expr *Iter);
+  bool iteratorVariable(const FunctionDecl *Fn, const VarDecl *V, const VarDecl *Var,
+                        const Stmt *Where);
   bool rangeFor(const FunctionDecl *Fn, const VarDecl *V, const CXXForRangeStmt *For);
   unsigned offsetOf(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
 };
@@ -172,7 +178,7 @@ bool VectorTrace::vectorCall(const FunctionDecl *Fn, const VarDecl *V, const Cal
   case ApiId::std_vector_end:
   case ApiId::std_vector_cbegin:
   case ApiId::std_vector_cend:
-    return iteratorUse(V, Call);
+    return iteratorUse(Fn, V, Call);
   case ApiId::std_vector_size:
   case ApiId::std_vector_empty:
   case ApiId::std_vector_capacity:
@@ -228,7 +234,7 @@ bool VectorTrace::passedTo(const FunctionDecl *Fn, const VarDecl *V, const CallE
   if (MayResize && SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
     return fail(name(V) + " is passed by reference" + Here + ", which may resize it");
   if (SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
-    return carriesNoPointer(Call->getType()) ||
+    return carriesNoPointer(Call) ||
            fail(name(V) + " is passed" + Here + ", which may return a pointer into it");
   const FunctionDecl *Def = Callee->getDefinition();
   if (!Def || !Def->hasBody())
@@ -241,15 +247,20 @@ bool VectorTrace::passedTo(const FunctionDecl *Fn, const VarDecl *V, const CallE
   return true;
 }
 
-/// An iterator into the vector: accepted where it goes straight to a
-/// library algorithm (or another vector) that returns nothing pointing in.
-bool VectorTrace::iteratorUse(const VarDecl *V, const CallExpr *Call) {
-  const Expr *E = Call;
+/// An iterator into the vector (\p Iter: a begin()/end() call, a mention of
+/// a local iterator variable, or an iterator computed from one). Followed
+/// through local iterator variables and iterator arithmetic; `*it`, `it[k]`
+/// and `it->x` hand an element or a pointer to the pinning tracer;
+/// comparisons and differences carry no pointer. Elsewhere it is accepted
+/// only as an argument of another vector's member or of a `std::` algorithm
+/// whose result is discarded or holds no pointer.
+bool VectorTrace::iteratorUse(const FunctionDecl *Fn, const VarDecl *V, const Expr *Iter) {
+  const Expr *E = Iter;
   while (true) {
     DynTypedNode P = parentOf(E);
     if (const auto *Up = P.get<Expr>();
-        Up &&
-        isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr>(Up)) {
+        Up && isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr,
+                  ExprWithCleanups>(Up)) {
       E = Up;
       continue;
     }
@@ -262,7 +273,39 @@ bool VectorTrace::iteratorUse(const VarDecl *V, const CallExpr *Call) {
   }
   DynTypedNode P = parentOf(E);
   std::string Why = "an iterator into " + name(V) +
-                    " is used in a way the pinning analysis does not follow" + at(Call);
+                    " is used in a way the pinning analysis does not follow" + at(Iter);
+  // Discarded (`++it;`, a for loop's increment).
+  if (P.get<CompoundStmt>() || (P.get<ForStmt>() && P.get<ForStmt>()->getInc() == E))
+    return true;
+  if (const auto *Op = P.get<CXXOperatorCallExpr>()) {
+    bool First = Op->getNumArgs() > 0 && Op->getArg(0) == E;
+    switch (Op->getOperator()) {
+    case OO_Star:
+    case OO_Subscript:
+      return First ? T.traceCallResult(Fn, Op, /*Element=*/true) : fail(Why);
+    case OO_Arrow:
+      return First ? T.traceCallResult(Fn, Op, /*Element=*/false) : fail(Why);
+    case OO_Equal:
+      // `it = <iterator>`: the variable assigned holds it from now on.
+      if (!First)
+        if (const auto *Target = dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()))
+          if (const auto *Var = dyn_cast<VarDecl>(Target->getDecl()))
+            return iteratorVariable(Fn, V, Var, Op) && iteratorUse(Fn, V, Op);
+      return First ? iteratorUse(Fn, V, Op) : fail(Why);
+    case OO_PlusPlus:
+    case OO_MinusMinus:
+    case OO_PlusEqual:
+    case OO_MinusEqual:
+    case OO_Plus:
+    case OO_Minus:
+      return iteratorUse(Fn, V, Op); // another iterator into the same elements
+    default:
+      // A comparison or a difference.
+      return carriesNoPointer(Op) || fail(Why);
+    }
+  }
+  if (const auto *Var = P.get<VarDecl>())
+    return iteratorVariable(Fn, V, Var, Iter);
   const FunctionDecl *Callee = nullptr;
   const Stmt *User = nullptr;
   if (const auto *Outer = P.get<CallExpr>()) {
@@ -280,7 +323,7 @@ bool VectorTrace::iteratorUse(const VarDecl *V, const CallExpr *Call) {
       !SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
     return fail(Why);
   // The algorithm's result is discarded or holds no pointer.
-  if (carriesNoPointer(cast<Expr>(User)->getType()))
+  if (carriesNoPointer(cast<Expr>(User)))
     return true;
   const Stmt *Value = User;
   for (const Expr *Up = parentOf(Value).get<Expr>();
@@ -288,6 +331,24 @@ bool VectorTrace::iteratorUse(const VarDecl *V, const CallExpr *Call) {
        Up = parentOf(Value).get<Expr>())
     Value = Up;
   return parentOf(Value).get<CompoundStmt>() || fail(Why);
+}
+
+/// A local variable of \p Fn that holds an iterator into the vector (from
+/// \p Where on): each of its mentions is followed as the iterator.
+bool VectorTrace::iteratorVariable(const FunctionDecl *Fn, const VarDecl *V, const VarDecl *Var,
+                                   const Stmt *Where) {
+  if (Var->getType()->isReferenceType() || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var))
+    return fail("an iterator into " + name(V) + " is kept in " + name(Var) +
+                ", which the pinning analysis does not follow" + at(Where));
+  if (!Iterators.insert(Var).second)
+    return true;
+  for (const DeclRefExpr *Use : Uses.of(Fn, Var)) {
+    if (Use->refersToEnclosingVariableOrCapture())
+      return fail("an iterator into " + name(V) + " is captured" + at(Use));
+    if (!iteratorUse(Fn, V, Use))
+      return false;
+  }
+  return true;
 }
 
 /// `for (x : v)`: the loop reads or writes the elements through x; taking

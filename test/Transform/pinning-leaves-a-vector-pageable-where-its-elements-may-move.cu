@@ -1,6 +1,7 @@
 // A vector whose elements may move after its copies (a push_back after the
 // copy, here or in a helper it is passed to by reference; a move; a return),
-// that the program's own cudaMemcpyAsync uses, or whose function has a goto
+// that the program's own cudaMemcpyAsync uses, with an iterator into it kept
+// where the analysis does not follow it, or whose function has a goto
 // that could jump past the registration, stays pageable; the report says why.
 //
 // RUN: %strip %s > %t.cu
@@ -19,6 +20,8 @@ __global__ void twice(int *d, int n) {
 }
 
 static void grow(std::vector<int> &v) { v.push_back(7); }
+
+static std::vector<int>::iterator mark;
 
 static std::vector<int> download(const int *d, int n) {
   std::vector<int> out(n);
@@ -54,6 +57,9 @@ int main() {
   cudaMemcpyAsync(own.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost, 0);
   cudaDeviceSynchronize();
   cudaMemcpy(d, own.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+  std::vector<int> marked(n, 9);
+  cudaMemcpy(d, marked.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+  mark = marked.begin() + 1;
   std::vector<int> back = download(d, n);
   printf("%d %d %d %d %d %d\n", later[0], taken[0], grown[n], own[0], back[0], jumpy(d, n));
   // CHECK: printf("%d %d %d %d %d %d\n", later[0], taken[0], grown[n], own[0], back[0], jumpy(d, n));
@@ -67,3 +73,4 @@ int main() {
 // REPORT: {{.*}}:{{[0-9]+}}: host buffer `moved`: pageable: `moved` is moved (line {{[0-9]+}})
 // REPORT: {{.*}}:{{[0-9]+}}: host buffer `grown`: pageable: its GPU copy (line {{[0-9]+}}) does not come after the last statement that may reallocate `grown` (line {{[0-9]+}})
 // REPORT: {{.*}}:{{[0-9]+}}: host buffer `own`: pageable: the program's own cudaMemcpyAsync on line {{[0-9]+}} would become truly asynchronous (with pageable memory it returns only once the host side of the copy is done)
+// REPORT: {{.*}}:{{[0-9]+}}: host buffer `marked`: pageable: an iterator into `marked` is kept in `mark`, which the pinning analysis does not follow (line {{[0-9]+}})

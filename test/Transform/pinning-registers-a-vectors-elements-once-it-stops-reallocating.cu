@@ -2,8 +2,8 @@
 // the last statement that may reallocate them (the push_back loop; the call
 // of a helper that grows the vector through a reference), in the vector's
 // own block, so the guard is destroyed first. Pointers taken from data(),
-// references passed to helpers that do not resize it, and a const vector are
-// followed. Also with --pin=alloc: a vector allocates its elements itself.
+// references passed to helpers that do not resize it, an iterator loop and a
+// const vector are followed. Also with --pin=alloc: a vector allocates its elements itself.
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc %t.cu -o %t.out.cu --report-file=%t.report
@@ -64,6 +64,8 @@ int main() {
   // CHECK-NEXT: sa_registered_scope sa_registered_b(b.data(), b.size() * sizeof(*b.data()));  // streamalloc: `b`'s elements page-locked while it lives
   upload(d, b);
   twice<<<n / 256, 256>>>(d, n);
+  for (auto it = b.begin(); it != b.end(); ++it)
+    *it += 1.0f;
   const std::vector<float> c(n, 2.0f);
   // CHECK: const std::vector<float> c(n, 2.0f);
   // CHECK-NEXT: sa_registered_scope sa_registered_c(c.data(), c.size() * sizeof(*c.data()));  // streamalloc: `c`'s elements page-locked while it lives
