@@ -37,6 +37,10 @@ config.substitutions.append(("%not", os.path.join(llvm_bin, "not")))
 config.substitutions.append(
     ("%nvcc", f"{config.nvcc} -arch=sm_90 -std=c++17 -c -o /dev/null -x cu")
 )
+# Builds an output for the CPU emulation of CUDA (fuzz/emu) under AddressSanitizer and
+# UndefinedBehaviorSanitizer, which also checks that every registered range is the program's.
+emu_nvcc = os.path.join(os.path.dirname(config.test_source_root), "fuzz", "emu-nvcc")
+config.substitutions.append(("%emu-nvcc", f"env SA_EMU_SANITIZE=1 {config.python_executable} {emu_nvcc}"))
 config.substitutions.append(("%cuda_path", config.cuda_path))
 # The real nvcc, for the wrapper's tests.
 config.substitutions.append(("%cuda_nvcc", config.nvcc))

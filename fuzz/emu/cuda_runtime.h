@@ -21,6 +21,15 @@
 #include <cstdlib>
 #include <cstring>
 
+// Under AddressSanitizer, a registered range is also checked to lie inside memory the
+// program owns (a size computed wrongly would page-lock a neighbour's memory).
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <sanitizer/asan_interface.h>
+#define SA_EMU_ASAN 1
+#endif
+#endif
+
 #define __global__
 #define __device__
 #define __host__
@@ -207,6 +216,10 @@ inline cudaError_t cudaFreeHost(void *p) {
 // unregistering what is not registered, is an error (here: a loud failure).
 inline cudaError_t cudaHostRegister(void *p, size_t n, unsigned int flags) {
   sa_emu_host_range(p, n, "cudaHostRegister of device memory");
+#ifdef SA_EMU_ASAN
+  if (__asan_region_is_poisoned(p, n))
+    sa_emu_fail("cudaHostRegister of a range that reaches past its allocation", p, n);
+#endif
   if (sa_emu_find(p, 0, 3) || sa_emu_find(p, 0, 2))
     sa_emu_fail("cudaHostRegister of memory that is already page-locked", p, n);
   sa_emu_blocks_[sa_emu_slot()] =

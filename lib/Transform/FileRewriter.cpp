@@ -44,6 +44,7 @@ constexpr llvm::StringLiteral GraphSlots = "sa_graphs_";
 constexpr llvm::StringLiteral GraphBegin = "sa_graph_begin";
 constexpr llvm::StringLiteral GraphEnd = "sa_graph_end";
 constexpr llvm::StringLiteral VectorGuard = "sa_registered_scope";
+constexpr llvm::StringLiteral ResultRegistration = "sa_registered_result";
 
 /// Every name the output defines at file scope.
 constexpr llvm::StringLiteral DefinedNames[] = {Accessor,
@@ -59,8 +60,10 @@ constexpr llvm::StringLiteral DefinedNames[] = {Accessor,
                                                 "sa_registered_malloc",
                                                 "sa_registered_calloc",
                                                 "sa_registered_aligned_alloc",
+                                                "sa_registered_posix_memalign",
                                                 "sa_registered_free",
                                                 VectorGuard,
+                                                ResultRegistration,
                                                 FreeAsync,
                                                 ReturnGuard,
                                                 "sa_graph_slot",
@@ -530,9 +533,15 @@ struct FileRewriter::Impl {
     if (HelpersCalled.contains("sa_registered_aligned_alloc"))
       Declare("sa_registered_aligned_alloc",
               "void *sa_registered_aligned_alloc(size_t alignment, size_t bytes)");
+    if (HelpersCalled.contains("sa_registered_posix_memalign"))
+      Declare("sa_registered_posix_memalign",
+              "int sa_registered_posix_memalign(void **p, size_t alignment, size_t bytes)");
     for (llvm::StringRef Name : {"sa_pinned_free", "sa_registered_free"})
       if (HelpersCalled.contains(Name))
         Declare(Name, "void " + Name.str() + "(void *p)");
+    if (HelpersCalled.contains(ResultRegistration))
+      Decls += "template <class T> static inline T *" + ResultRegistration.str() +
+               "(T *p, size_t bytes);\n";
     std::string Text;
     if (!Decls.empty())
       Text = "\n// streamalloc: the stream pool and helpers the code below uses, defined once per\n"
@@ -666,6 +675,11 @@ void FileRewriter::addPinning(const std::vector<PinDecision> &Decisions) {
       std::string Name = Callee->getDecl()->getName().str();
       P->HelpersCalled.insert(Kind + Name);
       P->Edits.replace(SM.getFileOffset(Callee->getLocation()), Name.size(), Kind + Name);
+    } else if (Call && !D.RegisteredBytes.empty()) {
+      // A helper left as written: its result is registered as it returns.
+      P->HelpersCalled.insert(std::string(ResultRegistration));
+      P->Edits.insert(SM.getFileOffset(Call->getBeginLoc()), ResultRegistration.str() + "(");
+      P->Edits.insert(TokenEnd(Call->getRParenLoc()), ", " + D.RegisteredBytes + ")");
     } else if (Call) {
       // The call of a helper that allocates: the helper's own allocation is
       // a site of the group too, rewritten as such.
@@ -1145,12 +1159,27 @@ bool FileRewriter::finishAll(llvm::function_ref<std::vector<unsigned>(FileID)> I
       OS << "static inline void *sa_registered_aligned_alloc(size_t alignment, size_t bytes) {\n"
          << "  return sa_register(" << Fn(ApiId::aligned_alloc) << "(alignment, bytes), bytes);\n"
          << "}\n";
+    if (Called("sa_registered_posix_memalign"))
+      OS << "static inline int sa_registered_posix_memalign(void **p, size_t alignment, "
+            "size_t bytes) {\n"
+         << "  int r = " << Fn(ApiId::posix_memalign) << "(p, alignment, bytes);\n"
+         << "  if (r == 0)\n"
+         << "    sa_register(*p, bytes);\n"
+         << "  return r;\n"
+         << "}\n";
     if (Called("sa_registered_free"))
       OS << "static inline void sa_registered_free(void *p) {\n"
          << "  if (sa_is_page_locked(p) && " << Fn(ApiId::cudaHostUnregister)
          << "(p) != " << Sym(ApiSymbol::cudaSuccess) << ")\n"
          << "    (void)" << Fn(ApiId::cudaGetLastError) << "();\n"
          << "  " << Fn(ApiId::free) << "(p);\n"
+         << "}\n";
+    if (Called(ResultRegistration))
+      OS << "// streamalloc: the buffer a helper returns, registered as it returns.\n"
+         << "template <class T> static inline T *" << ResultRegistration
+         << "(T *p, size_t bytes) {\n"
+         << "  sa_register((void *)p, bytes);\n"
+         << "  return p;\n"
          << "}\n";
     if (Called(VectorGuard))
       OS << "// streamalloc: a std::vector's elements registered while the guard lives; it is\n"

@@ -1,5 +1,6 @@
 //===- HostPinning.cpp ----------------------------------------------------===//
 #include "streamalloc/Transform/HostPinning.h"
+#include "RestateInCaller.h"
 #include "VectorRegistration.h"
 #include "streamalloc/Access/FunctionAccesses.h"
 #include "streamalloc/CRA/Cra.h"
@@ -58,6 +59,55 @@ bool isPinnableAllocCall(const CallExpr *Call) {
   return Api && (Api->has(ApiCap::PinnableAlloc) || Api->has(ApiCap::RegistrableAlloc));
 }
 
+/// A C allocation whose memory free() releases: what a helper that is left
+/// as written may return for its caller to register.
+bool isCAllocation(const CallExpr &Call) {
+  const ApiFunction *Api = modelledCallee(&Call);
+  return Api && (Api == &apiRow(ApiId::malloc) || Api == &apiRow(ApiId::calloc) ||
+                 Api == &apiRow(ApiId::aligned_alloc) || Api == &apiRow(ApiId::posix_memalign));
+}
+
+/// The arguments whose product is the bytes the C allocation \p Call asks for.
+std::vector<const Expr *> allocatedBytes(const CallExpr &Call) {
+  const ApiFunction *Api = modelledCallee(&Call);
+  if (Api == &apiRow(ApiId::calloc))
+    return {Call.getArg(0), Call.getArg(1)};
+  if (Api == &apiRow(ApiId::aligned_alloc))
+    return {Call.getArg(1)};
+  if (Api == &apiRow(ApiId::posix_memalign))
+    return {Call.getArg(2)};
+  return {Call.getArg(0)};
+}
+
+/// The posix_memalign call whose out-parameter is \p AddrOf (`&p`, perhaps
+/// cast), or null.
+const CallExpr *posixMemalignInto(const Expr *AddrOf, ASTContext &Ctx) {
+  const Expr *E = AddrOf;
+  while (true) {
+    auto Parents = Ctx.getParents(*E);
+    if (Parents.size() != 1)
+      return nullptr;
+    if (const auto *Up = Parents[0].get<Expr>(); Up && isa<ParenExpr, CastExpr>(Up)) {
+      E = Up;
+      continue;
+    }
+    const auto *Call = Parents[0].get<CallExpr>();
+    return Call && Call->getNumArgs() == 3 && Call->getArg(0) == E &&
+                   modelledCallee(Call) == &apiRow(ApiId::posix_memalign)
+               ? Call
+               : nullptr;
+  }
+}
+
+/// The local pointer whose address posix_memalign's \p Call is given, or null.
+const VarDecl *posixMemalignTarget(const CallExpr *Call) {
+  const auto *Addr = dyn_cast<UnaryOperator>(Call->getArg(0)->IgnoreParenCasts());
+  const auto *Ref = Addr && Addr->getOpcode() == UO_AddrOf
+                        ? dyn_cast<DeclRefExpr>(Addr->getSubExpr()->IgnoreParens())
+                        : nullptr;
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
 /// An allocation that can be registered but not replaced by a page-locked
 /// one (aligned_alloc: cudaMallocHost does not promise the alignment).
 bool onlyRegistrable(const Expr *Site) {
@@ -101,8 +151,12 @@ public:
                   std::to_string(T.lineOf(E)));
   }
 
-  bool holderAddress(PointerGroupTracer &T, const FunctionDecl *, const Expr *AddrOf,
+  /// `&p` only as the out-parameter of a posix_memalign in the allocating
+  /// function: another allocation into the group's pointer.
+  bool holderAddress(PointerGroupTracer &T, const FunctionDecl *Fn, const Expr *AddrOf,
                      const std::string &Name) override {
+    if (const CallExpr *Call = posixMemalignInto(AddrOf, T.context()); Call && Fn == &T.home())
+      return site(T, Call);
     return T.fail(wording().UnfollowedUse(Name) + T.at(AddrOf));
   }
 
@@ -166,6 +220,11 @@ public:
 
   bool trustsPlainImportedParams() const override { return true; }
 
+  /// The calls of helpers left as written whose results are registered where
+  /// they are called, with the bytes each call allocates (an expression of
+  /// the caller).
+  llvm::DenseMap<const Expr *, std::string> RegisteredResults;
+
   Wording wording() const override {
     return {"it is",
             [](const std::string &Name) {
@@ -205,9 +264,56 @@ protected:
     return T.fail("it may also hold a pointer the analysis cannot follow (line " + Line + ")");
   }
 
+  /// The allocation's result must go straight into a plain local pointer
+  /// (or, in a helper traced for its caller, be returned).
+  bool holdsResultOf(PointerGroupTracer &T, const Expr *Site) {
+    if (const auto *Call = dyn_cast<CallExpr>(Site);
+        Call && modelledCallee(Call) == &apiRow(ApiId::posix_memalign)) {
+      if (const VarDecl *V = posixMemalignTarget(Call))
+        return T.addHolder(&T.home(), V);
+      return T.fail("the allocation on line " + std::to_string(T.lineOf(Site)) +
+                    " is not stored straight into a local pointer");
+    }
+    const Expr *Val = Site;
+    while (true) {
+      auto Parents = T.context().getParents(*Val);
+      if (Parents.size() != 1)
+        return T.fail("its allocation's result is used in several places");
+      if (const auto *P = Parents[0].get<Expr>(); P && isa<ParenExpr, CastExpr>(P)) {
+        Val = P;
+        continue;
+      }
+      if (Parents[0].get<ReturnStmt>() && &T.home() == ReturnsFrom)
+        return true;
+      if (const auto *V = Parents[0].get<VarDecl>())
+        return T.addHolder(&T.home(), V);
+      if (const auto *BO = Parents[0].get<BinaryOperator>();
+          BO && BO->getOpcode() == BO_Assign && BO->getRHS() == Val)
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
+          if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+            return T.addHolder(&T.home(), V);
+      return T.fail("the allocation on line " + std::to_string(T.lineOf(Site)) +
+                    " is not stored straight into a local pointer");
+    }
+  }
+
 private:
   const FunctionDecl *ReturnsFrom;
   bool WholeProgram;
+
+  /// What a helper left as written returns: memory of one C allocation,
+  /// whose size is the product of Factors (expressions of the helper); or
+  /// why its result cannot be registered by its caller.
+  struct ReturnedAllocation {
+    std::vector<const Expr *> Factors;
+    std::string Why;
+  };
+  llvm::DenseMap<const FunctionDecl *, ReturnedAllocation> Returned;
+  VariableUses HelperUses;
+
+  const ReturnedAllocation &returnedAllocation(ASTContext &Ctx, const FunctionDecl &Def);
+  bool registeredResult(PointerGroupTracer &T, const CallExpr *Call, const FunctionDecl &Def,
+                        const std::string &NotRewritten);
 
   /// `p = helper(...)`, where helper is a function of this file that only
   /// the allocating function calls (not from other files: internal linkage
@@ -226,17 +332,23 @@ private:
     const FunctionDecl *Def = nullptr;
     ASTContext &Ctx = T.context();
     if (!Callee || !Callee->hasBody(Def) || isa<CXXMethodDecl>(Def) ||
-        Def->isTemplateInstantiation() || !T.writtenDirectly(Def->getLocation()) ||
         Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
       return Refuse("");
+    // The helper's own allocation is rewritten only where no other caller
+    // sees the change; otherwise its result may still be registered here.
+    if (Def->isTemplateInstantiation())
+      return registeredResult(T, Call, *Def, "a template instance");
+    if (!T.writtenDirectly(Def->getLocation()))
+      return registeredResult(T, Call, *Def, "which is defined in another file");
     if (Def->isExternallyVisible() && !WholeProgram)
-      return Refuse("which other files may call (it is not `static`)");
+      return registeredResult(T, Call, *Def, "which other files may call (it is not `static`)");
     if (escapingUseOf(*Def, Ctx).isValid())
-      return Refuse("whose address is taken");
+      return registeredResult(T, Call, *Def, "whose address is taken");
     for (const CallExpr *Other : directCallsOf(*Def, Ctx))
       if (!callIsIn(Other, T.home(), Ctx))
-        return Refuse("which is also called outside `" + T.home().getNameAsString() + "` (line " +
-                      std::to_string(T.lineOf(Other)) + ")");
+        return registeredResult(T, Call, *Def,
+                                "which is also called outside `" + T.home().getNameAsString() +
+                                    "` (line " + std::to_string(T.lineOf(Other)) + ")");
     T.recordSite(Call);
     if (!holdsResultOf(T, Call))
       return false;
@@ -292,33 +404,129 @@ private:
   }
 
   llvm::SmallPtrSet<const FunctionDecl *, 4> Traced; ///< helpers whose returns are traced
+};
 
-  /// The allocation's result must go straight into a plain local pointer
-  /// (or, in a helper traced for its caller, be returned).
-  bool holdsResultOf(PointerGroupTracer &T, const Expr *Site) {
-    const Expr *Val = Site;
-    while (true) {
-      auto Parents = T.context().getParents(*Val);
-      if (Parents.size() != 1)
-        return T.fail("its allocation's result is used in several places");
-      if (const auto *P = Parents[0].get<Expr>(); P && isa<ParenExpr, CastExpr>(P)) {
-        Val = P;
-        continue;
-      }
-      if (Parents[0].get<ReturnStmt>() && &T.home() == ReturnsFrom)
-        return true;
-      if (const auto *V = Parents[0].get<VarDecl>())
-        return T.addHolder(&T.home(), V);
-      if (const auto *BO = Parents[0].get<BinaryOperator>();
-          BO && BO->getOpcode() == BO_Assign && BO->getRHS() == Val)
-        if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens()))
-          if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-            return T.addHolder(&T.home(), V);
-      return T.fail("the allocation on line " + std::to_string(T.lineOf(Site)) +
-                    " is not stored straight into a local pointer");
-    }
+/// What a helper whose result its caller registers may do with the memory
+/// it returns: take it from one C allocation (malloc, calloc, aligned_alloc,
+/// or posix_memalign into a local pointer), anywhere, since the helper stays
+/// as written, and return it without keeping or releasing it.
+class HelperResultPolicy : public PinningPolicy {
+public:
+  explicit HelperResultPolicy(const FunctionDecl &Helper) : PinningPolicy(&Helper) {}
+
+  bool site(PointerGroupTracer &T, const Expr *E) override {
+    E = E->IgnoreParenCasts();
+    if (llvm::is_contained(T.Sites, E))
+      return true;
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call || !isCAllocation(*Call))
+      return T.fail("it returns memory that may come from an allocation other than malloc, "
+                    "calloc, aligned_alloc or posix_memalign" +
+                    T.at(E));
+    T.recordSite(Call);
+    return holdsResultOf(T, Call);
   }
 };
+
+/// Whether \p Val, returned by \p Helper, is the start of what \p Site
+/// allocates (or null): the site itself, or a local pointer that holds
+/// nothing else and is never moved along.
+bool returnsStartOf(const Expr *Val, const CallExpr *Site, const FunctionDecl &Helper,
+                    VariableUses &Uses) {
+  ASTContext &Ctx = Helper.getASTContext();
+  auto StartOrNull = [&](const Expr *E) {
+    E = E->IgnoreParenCasts();
+    return E == Site || isNullConstant(E, Ctx);
+  };
+  if (StartOrNull(Val))
+    return true;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Val->IgnoreParenCasts());
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+      (V->hasInit() && !StartOrNull(V->getInit())))
+    return false;
+  for (const DeclRefExpr *Use : Uses.of(&Helper, V)) {
+    const Expr *E = Use;
+    while (true) {
+      auto Parents = Ctx.getParents(*E);
+      if (Parents.size() != 1)
+        return false;
+      const auto *Paren = Parents[0].get<ParenExpr>();
+      if (!Paren)
+        break;
+      E = Paren;
+    }
+    DynTypedNode P = Ctx.getParents(*E)[0];
+    if (const auto *BO = P.get<BinaryOperator>(); BO && BO->getLHS() == E) {
+      if (BO->getOpcode() != BO_Assign || !StartOrNull(BO->getRHS()))
+        return false;
+    } else if (const auto *UO = P.get<UnaryOperator>()) {
+      if (UO->isIncrementDecrementOp() ||
+          (UO->getOpcode() == UO_AddrOf && posixMemalignInto(UO, Ctx) != Site))
+        return false;
+    }
+  }
+  return true;
+}
+
+const PinningPolicy::ReturnedAllocation &
+PinningPolicy::returnedAllocation(ASTContext &Ctx, const FunctionDecl &Def) {
+  if (auto It = Returned.find(&Def); It != Returned.end())
+    return It->second;
+  ReturnedAllocation R;
+  HelperResultPolicy Inner(Def);
+  PointerGroupTracer Helper(Ctx, Def, Inner, HelperUses);
+  std::vector<const ReturnStmt *> Returns = returnsOf(Def);
+  for (const ReturnStmt *Ret : Returns)
+    if (!Ret->getRetValue() || !Helper.traceReturnedValue(Ret->getRetValue())) {
+      R.Why = Helper.Why.empty() ? "it returns no pointer" : Helper.Why;
+      break;
+    }
+  const auto *Site = Helper.Sites.size() == 1 ? dyn_cast<CallExpr>(Helper.Sites[0]) : nullptr;
+  if (!R.Why.empty()) {
+    // the first failure is the reason
+  } else if (Returns.empty()) {
+    R.Why = "it returns no value";
+  } else if (!Helper.Releases.empty()) {
+    R.Why = "it also releases it" + Helper.at(Helper.Releases[0]);
+  } else if (!Site) {
+    R.Why = "it returns memory from " + std::to_string(Helper.Sites.size()) + " allocations";
+  }
+  for (const ReturnStmt *Ret : Returns)
+    if (R.Why.empty() && !returnsStartOf(Ret->getRetValue(), Site, Def, HelperUses))
+      R.Why = "it may return a pointer past the start of its allocation" + Helper.at(Ret);
+  if (R.Why.empty())
+    R.Factors = allocatedBytes(*Site);
+  return Returned[&Def] = std::move(R);
+}
+
+/// `p = helper(...)` where the helper cannot be rewritten (\p NotRewritten
+/// says why) but returns the memory of one C allocation whose size the
+/// caller can restate: the call is a site of its own, whose result is
+/// registered as it returns and unregistered where the group is released.
+bool PinningPolicy::registeredResult(PointerGroupTracer &T, const CallExpr *Call,
+                                     const FunctionDecl &Def, const std::string &NotRewritten) {
+  auto Refuse = [&](const std::string &Why) {
+    return T.fail("it may also hold memory from `" + calleeName(Call) + "`" + T.at(Call) + ", " +
+                  NotRewritten + ", and " + Why);
+  };
+  if (!T.writtenDirectly(Call->getBeginLoc()) || !T.writtenDirectly(Call->getRParenLoc()))
+    return Refuse("the call is spelled through a macro");
+  const ReturnedAllocation &R = returnedAllocation(T.context(), Def);
+  if (!R.Why.empty())
+    return Refuse("that memory cannot be registered where it is returned: " + R.Why);
+  std::string Bytes;
+  for (const Expr *Factor : R.Factors) {
+    RestatedExpr Restated =
+        restateInCaller(*Factor, *Call, T.home(), HelperUses, R.Factors.size() > 1);
+    if (!Restated.Why.empty())
+      return Refuse("the size it allocates " + Restated.Why);
+    Bytes += (Bytes.empty() ? "" : " * ") + Restated.Text;
+  }
+  T.recordSite(Call);
+  RegisteredResults[Call] = Bytes;
+  return holdsResultOf(T, Call);
+}
 
 /// Pinning's policy for the pointers into a std::vector's elements: a
 /// pointer variable of the function that declares the vector may hold
@@ -511,6 +719,19 @@ OwnedBuffer traceOwnedBuffer(const CXXConstructorDecl &Ctor, const Expr *Site, b
   return Group;
 }
 
+/// The helpers (`f`, `g`) whose calls among \p Sites have their results
+/// registered.
+std::string returnersOf(llvm::ArrayRef<const Expr *> Sites,
+                        const llvm::DenseMap<const Expr *, std::string> &Registered) {
+  std::vector<std::string> Names;
+  for (const Expr *S : Sites)
+    if (Registered.count(S))
+      if (std::string Name = "`" + calleeName(cast<CallExpr>(S)) + "`";
+          !llvm::is_contained(Names, Name))
+        Names.push_back(Name);
+  return llvm::join(Names, ", ");
+}
+
 /// Host memory pinning may change: an allocation, or a vector's elements.
 bool isHostBuffer(ObjectKind Kind) {
   return Kind == ObjectKind::HostAllocation || Kind == ObjectKind::ContainerStorage;
@@ -528,7 +749,7 @@ std::optional<double> constantBytes(const Expr *Site, ASTContext &Ctx) {
     if (!isPinnableAllocCall(Call))
       return std::nullopt; // a helper that allocates: its size is the helper's business
     if (onlyRegistrable(Call))
-      return Eval(Call->getArg(1));
+      return Eval(Call->getArg(Call->getNumArgs() - 1));
     std::optional<double> A = Eval(Call->getArg(0));
     if (Call->getNumArgs() == 2) {
       std::optional<double> B = Eval(Call->getArg(1));
@@ -801,7 +1022,9 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
             Helpers.push_back(Name);
       }
     unsigned Copies = T.Copies;
-    bool RegisterOnly = IsVector || llvm::any_of(Sites, onlyRegistrable);
+    auto RegisteredResult = [&](const Expr *S) { return Policy.RegisteredResults.count(S) != 0; };
+    bool ResultRegistered = llvm::any_of(Sites, RegisteredResult);
+    bool RegisterOnly = IsVector || ResultRegistered || llvm::any_of(Sites, onlyRegistrable);
     double RegisterSaving = Costs.pinSaving(T, true);
     double AllocSaving = RegisterOnly ? RegisterSaving : Costs.pinSaving(T, false);
     bool Register = Mode == PinMode::Register || RegisterOnly ||
@@ -824,6 +1047,9 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
                  std::to_string(
                      Ctx.getSourceManager().getExpansionLineNumber(D.RegisterAfter->getEndLoc())) +
                  ", where `" + D.Name + "` has its final size, to the end of its scope";
+      else if (ResultRegistered)
+        D.Why += "; registered where " + returnersOf(Sites, Policy.RegisteredResults) +
+                 " returns it (the helper is left as written)";
       else if (RegisterOnly && Mode == PinMode::Alloc)
         D.Why += "; registered rather than allocated page-locked: " +
                  apiName(ApiId::cudaMallocHost).str() +
@@ -837,11 +1063,13 @@ std::vector<PinDecision> planPinning(const FunctionAccesses &FA, const CraResult
       for (const Expr *S : Sites)
         Done.insert(S);
       D.Releases = Releases;
+      D.RegisteredBytes = Policy.RegisteredResults.lookup(D.Site->IgnoreParenCasts());
       // The other allocations of the group go with it.
       for (const Expr *S : Sites)
         if (S != D.Site->IgnoreParenCasts()) {
           PinDecision Extra = D;
           Extra.Site = S;
+          Extra.RegisteredBytes = Policy.RegisteredResults.lookup(S);
           Extra.Releases.clear();
           Extra.SiteOnly = true;
           for (ObjectId Other = 0; Other < Objects.size() && !OwnerCtor; ++Other)

@@ -3,8 +3,9 @@
 // function allocates itself: the helper's malloc or calloc becomes the
 // page-locked form, for every call of the helper, and every release of the
 // calls' results is rewritten. A helper other files may call (unless the
-// file is the whole program), or one called from another function too, keeps
-// its buffers pageable, with the reason.
+// file is the whole program), or one called from another function too, is
+// left as written: the buffers it returns are registered where it returns
+// them (pinning-registers-the-buffer-a-helper-left-as-written-returns.cu).
 //
 // RUN: %strip %s > %t.cu
 // RUN: %streamalloc --profitability=off --pin=alloc %t.cu -o %t.out.cu --report-file=%t.report
@@ -45,6 +46,7 @@ int main() {
   float *x = make_random(n), *y = make_random(n);
   float *out = make_zeros(n);
   float *s = make_shared(n), *u = make_twice_used(n);
+  // CHECK: float *s = sa_registered_result(make_shared(n), (unsigned long)(n) * 4ul), *u = sa_registered_result(make_twice_used(n), (unsigned long)(n) * 4ul);
   float *d;
   cudaMalloc(&d, n * sizeof(float));
   cudaMemcpy(d, x, n * sizeof(float), cudaMemcpyHostToDevice);
@@ -60,16 +62,16 @@ int main() {
   free(out);
   // CHECK: sa_pinned_free(out);
   free(s);
-  // CHECK: free(s);
+  // CHECK: sa_registered_free(s);
   free(u);
-  // CHECK: free(u);
+  // CHECK: sa_registered_free(u);
   cudaFree(d);
   return 0;
 }
 
-// REPORT-DAG: {{.*}}:45: host buffer `x (allocated in `make_random`)`: allocated page-locked: {{.*}}
-// REPORT-DAG: {{.*}}:45: host buffer `y (allocated in `make_random`)`: allocated page-locked: {{.*}}
-// REPORT-DAG: {{.*}}:46: host buffer `out (allocated in `make_zeros`)`: allocated page-locked: {{.*}}
-// REPORT-DAG: {{.*}}:47: host buffer `s (allocated in `make_shared`)`: pageable: it may also hold memory from `make_shared` (line 47), which other files may call (it is not `static`)
-// REPORT-DAG: {{.*}}:47: host buffer `u (allocated in `make_twice_used`)`: pageable: it may also hold memory from `make_twice_used` (line 47), which is also called outside `main` (line 37)
-// WHOLE: {{.*}}:47: host buffer `s (allocated in `make_shared`)`: allocated page-locked: {{.*}}
+// REPORT-DAG: {{.*}}:46: host buffer `x (allocated in `make_random`)`: allocated page-locked: {{.*}}
+// REPORT-DAG: {{.*}}:46: host buffer `y (allocated in `make_random`)`: allocated page-locked: {{.*}}
+// REPORT-DAG: {{.*}}:47: host buffer `out (allocated in `make_zeros`)`: allocated page-locked: {{.*}}
+// REPORT-DAG: {{.*}}:48: host buffer `s (allocated in `make_shared`)`: registered: {{.*}}; registered where `make_shared` returns it (the helper is left as written)
+// REPORT-DAG: {{.*}}:48: host buffer `u (allocated in `make_twice_used`)`: registered: {{.*}}; registered where `make_twice_used` returns it (the helper is left as written)
+// WHOLE: {{.*}}:48: host buffer `s (allocated in `make_shared`)`: allocated page-locked: {{.*}}

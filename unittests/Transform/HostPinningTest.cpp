@@ -275,4 +275,113 @@ void run(float *d) {
                       "follow (line 9)");
 }
 
+TEST(HostPinning, BufferAnExternalHelperReturnsIsRegisteredWithItsBytesInTheCallersTerms) {
+  auto D = pin(R"cu(float *make(size_t n) {
+  size_t bytes = n * sizeof(float) + 64;
+  float *p = (float *)malloc(bytes);
+  return p;
+}
+void run(float *d) {
+  int rows = 64, cols = 1 << 18;
+  float *h = make(rows * cols);
+  cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+  free(h);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Register) << D[0].Why;
+  EXPECT_EQ(D[0].RegisteredBytes, "(((unsigned long)(rows * cols) * 4ul) + 64ul)");
+}
+
+TEST(HostPinning, CallocHelperRegistersTheProductOfItsArguments) {
+  auto D = pin(R"cu(double *zeros(int n) { return (double *)calloc(n, sizeof(double)); }
+void run(float *d) {
+  int n = 1 << 23;
+  double *h = zeros(n);
+  cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+  free(h);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Register) << D[0].Why;
+  EXPECT_EQ(D[0].RegisteredBytes, "(unsigned long)(int)(n) * 8ul");
+}
+
+TEST(HostPinning, StaticHelperOnlyThisFunctionCallsIsRewrittenNotRegisteredAtTheCall) {
+  auto D = pin(R"cu(static float *make(size_t n) { return (float *)malloc(n * sizeof(float)); }
+void run(float *d) {
+  float *h = make(1 << 24);
+  cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+  free(h);
+})cu",
+               PinMode::Alloc);
+  ASSERT_FALSE(D.empty());
+  EXPECT_EQ(D[0].Action, PinAction::AllocPinned) << D[0].Why;
+  EXPECT_EQ(D[0].RegisteredBytes, "");
+}
+
+TEST(HostPinning, HelperResultSizedByALocalOthersMayChangeStaysPageable) {
+  auto D = pin(R"cu(float *make(size_t n) { return (float *)malloc(n * sizeof(float)); }
+void run(float *d) {
+  size_t n = 1 << 24;
+  size_t *where = &n;
+  float *h = make(n);
+  cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+  free(h);
+  sink((float *)where);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Pageable);
+  EXPECT_NE(D[0].Why.find("depends on `n` (line 8), which is not a local integer of `run` that "
+                          "nothing else can change before the call returns"),
+            std::string::npos)
+      << D[0].Why;
+}
+
+TEST(HostPinning, HelperResultSizedByALocalWhoseAddressLeavesOnlyAfterTheCallIsRegistered) {
+  auto D = pin(R"cu(float *make(size_t n) { return (float *)malloc(n * sizeof(float)); }
+void keep(size_t &n);
+void run(float *d) {
+  size_t n = 1 << 24;
+  float *h = make(n);
+  cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+  free(h);
+  keep(n);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Register) << D[0].Why;
+  EXPECT_EQ(D[0].RegisteredBytes, "(unsigned long)(n) * 4ul");
+}
+
+TEST(HostPinning, HelperResultSizedByALocalWhoseAddressLeavesInTheSameLoopStaysPageable) {
+  auto D = pin(R"cu(float *make(size_t n) { return (float *)malloc(n * sizeof(float)); }
+void keep(size_t &n);
+void run(float *d) {
+  size_t n = 1 << 24;
+  for (int i = 0; i < 2; ++i) {
+    float *h = make(n);
+    cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+    free(h);
+    keep(n);
+  }
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Pageable) << D[0].Why;
+}
+
+TEST(HostPinning, HelperThatMayReturnItsBufferShiftedStaysPageable) {
+  auto D = pin(R"cu(float *make(size_t n) {
+  float *p = (float *)malloc((n + 1) * sizeof(float));
+  p++;
+  return p;
+}
+void run(float *d) {
+  float *h = make(1 << 24);
+  cudaMemcpy(d, h, 1 << 26, cudaMemcpyHostToDevice);
+})cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Action, PinAction::Pageable);
+  EXPECT_NE(D[0].Why.find("it may return a pointer past the start of its allocation"),
+            std::string::npos)
+      << D[0].Why;
+}
+
 } // namespace

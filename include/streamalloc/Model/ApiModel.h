@@ -63,7 +63,7 @@ enum class ApiCap {
   StreamOrderableAlloc,   ///< a device allocation with a stream-ordered form (AsyncName)
   StreamOrderableRelease, ///< its release, with a stream-ordered form
   PinnableAlloc,          ///< a host allocation pinning can replace by a page-locked one
-  RegistrableAlloc,       ///< one pinning can only register (keeps its alignment; bytes: arg 1)
+  RegistrableAlloc,       ///< one pinning can only register (keeps its alignment; bytes: last arg)
   PinnableRelease,        ///< the release of a pinnable or registrable allocation
   PageLocks,              ///< changes whether host memory is page-locked
   EnqueuesOnStream,       ///< enqueues work on the stream it is given (the legacy one when 0)

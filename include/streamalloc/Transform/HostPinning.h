@@ -63,6 +63,10 @@ struct PinDecision {
   /// and the statement of its block after which they are registered.
   const clang::VarDecl *Vector = nullptr;
   const clang::Stmt *RegisterAfter = nullptr;
+  /// For the call of a helper left as written whose result is registered as
+  /// it returns (Site is the call): the bytes the call allocates, as an
+  /// expression to evaluate right after it.
+  std::string RegisteredBytes = {};
 };
 
 /// Decides for every host allocation of \p FA that a GPU copy uses (\p Cra
