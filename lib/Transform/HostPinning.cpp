@@ -1,5 +1,6 @@
 //===- HostPinning.cpp ----------------------------------------------------===//
 #include "streamalloc/Transform/HostPinning.h"
+#include "PointerUse.h"
 #include "RestateInCaller.h"
 #include "VectorRegistration.h"
 #include "streamalloc/Access/FunctionAccesses.h"
@@ -59,53 +60,20 @@ bool isPinnableAllocCall(const CallExpr *Call) {
   return Api && (Api->has(ApiCap::PinnableAlloc) || Api->has(ApiCap::RegistrableAlloc));
 }
 
-/// A C allocation whose memory free() releases: what a helper that is left
-/// as written may return for its caller to register.
-bool isCAllocation(const CallExpr &Call) {
-  const ApiFunction *Api = modelledCallee(&Call);
-  return Api && (Api == &apiRow(ApiId::malloc) || Api == &apiRow(ApiId::calloc) ||
-                 Api == &apiRow(ApiId::aligned_alloc) || Api == &apiRow(ApiId::posix_memalign));
-}
-
-/// The arguments whose product is the bytes the C allocation \p Call asks for.
+/// The arguments whose product is the bytes the host allocation \p Call
+/// (isPinnableAllocCall) asks for: aligned_alloc's and posix_memalign's last,
+/// calloc's two, malloc's one.
 std::vector<const Expr *> allocatedBytes(const CallExpr &Call) {
   const ApiFunction *Api = modelledCallee(&Call);
-  if (Api == &apiRow(ApiId::calloc))
-    return {Call.getArg(0), Call.getArg(1)};
-  if (Api == &apiRow(ApiId::aligned_alloc))
-    return {Call.getArg(1)};
-  if (Api == &apiRow(ApiId::posix_memalign))
-    return {Call.getArg(2)};
-  return {Call.getArg(0)};
+  if (Api->has(ApiCap::RegistrableAlloc))
+    return {Call.getArg(Call.getNumArgs() - 1)};
+  return {Call.arg_begin(), Call.arg_end()};
 }
 
-/// The posix_memalign call whose out-parameter is \p AddrOf (`&p`, perhaps
-/// cast), or null.
+/// posix_memalign's call whose out-parameter is \p AddrOf, or null.
 const CallExpr *posixMemalignInto(const Expr *AddrOf, ASTContext &Ctx) {
-  const Expr *E = AddrOf;
-  while (true) {
-    auto Parents = Ctx.getParents(*E);
-    if (Parents.size() != 1)
-      return nullptr;
-    if (const auto *Up = Parents[0].get<Expr>(); Up && isa<ParenExpr, CastExpr>(Up)) {
-      E = Up;
-      continue;
-    }
-    const auto *Call = Parents[0].get<CallExpr>();
-    return Call && Call->getNumArgs() == 3 && Call->getArg(0) == E &&
-                   modelledCallee(Call) == &apiRow(ApiId::posix_memalign)
-               ? Call
-               : nullptr;
-  }
-}
-
-/// The local pointer whose address posix_memalign's \p Call is given, or null.
-const VarDecl *posixMemalignTarget(const CallExpr *Call) {
-  const auto *Addr = dyn_cast<UnaryOperator>(Call->getArg(0)->IgnoreParenCasts());
-  const auto *Ref = Addr && Addr->getOpcode() == UO_AddrOf
-                        ? dyn_cast<DeclRefExpr>(Addr->getSubExpr()->IgnoreParens())
-                        : nullptr;
-  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  const CallExpr *Call = callGivenAddressFirst(AddrOf, Ctx);
+  return Call && modelledCallee(Call) == &apiRow(ApiId::posix_memalign) ? Call : nullptr;
 }
 
 /// An allocation that can be registered but not replaced by a page-locked
@@ -269,7 +237,7 @@ protected:
   bool holdsResultOf(PointerGroupTracer &T, const Expr *Site) {
     if (const auto *Call = dyn_cast<CallExpr>(Site);
         Call && modelledCallee(Call) == &apiRow(ApiId::posix_memalign)) {
-      if (const VarDecl *V = posixMemalignTarget(Call))
+      if (const VarDecl *V = variableGivenAddressFirst(*Call))
         return T.addHolder(&T.home(), V);
       return T.fail("the allocation on line " + std::to_string(T.lineOf(Site)) +
                     " is not stored straight into a local pointer");
@@ -419,7 +387,7 @@ public:
     if (llvm::is_contained(T.Sites, E))
       return true;
     const auto *Call = dyn_cast<CallExpr>(E);
-    if (!Call || !isCAllocation(*Call))
+    if (!Call || !isPinnableAllocCall(Call))
       return T.fail("it returns memory that may come from an allocation other than malloc, "
                     "calloc, aligned_alloc or posix_memalign" +
                     T.at(E));
@@ -748,14 +716,14 @@ std::optional<double> constantBytes(const Expr *Site, ASTContext &Ctx) {
   if (const auto *Call = dyn_cast<CallExpr>(Site)) {
     if (!isPinnableAllocCall(Call))
       return std::nullopt; // a helper that allocates: its size is the helper's business
-    if (onlyRegistrable(Call))
-      return Eval(Call->getArg(Call->getNumArgs() - 1));
-    std::optional<double> A = Eval(Call->getArg(0));
-    if (Call->getNumArgs() == 2) {
-      std::optional<double> B = Eval(Call->getArg(1));
-      return A && B ? std::optional<double>(*A * *B) : std::nullopt;
+    double Bytes = 1;
+    for (const Expr *Factor : allocatedBytes(*Call)) {
+      std::optional<double> F = Eval(Factor);
+      if (!F)
+        return std::nullopt;
+      Bytes *= *F;
     }
-    return A;
+    return Bytes;
   }
   // `std::vector<T> v(n)` or `v(n, x)`: n elements.
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(Site)) {

@@ -1,6 +1,7 @@
 //===- PointerUse.cpp -------------------------------------------------------===//
 #include "PointerUse.h"
 
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 
 using namespace clang;
@@ -106,6 +107,30 @@ PointerUse classifyPointerUse(const DynTypedNode &Parent, const Expr *Val) {
       Parent.get<DoStmt>() || Parent.get<SwitchStmt>())
     return {PointerUse::Condition};
   return {PointerUse::Unfollowed};
+}
+
+const CallExpr *callGivenAddressFirst(const Expr *AddrOf, ASTContext &Ctx) {
+  const Expr *E = AddrOf;
+  while (true) {
+    auto Parents = Ctx.getParents(*E);
+    if (Parents.size() != 1)
+      return nullptr;
+    if (const auto *Up = Parents[0].get<Expr>(); Up && isa<ParenExpr, CastExpr>(Up)) {
+      E = Up;
+      continue;
+    }
+    const auto *Call = Parents[0].get<CallExpr>();
+    return Call && Call->getNumArgs() > 0 && Call->getArg(0) == E ? Call : nullptr;
+  }
+}
+
+const VarDecl *variableGivenAddressFirst(const CallExpr &Call) {
+  const Expr *Out = Call.getNumArgs() ? Call.getArg(0)->IgnoreParenCasts() : nullptr;
+  const auto *Addr = dyn_cast_or_null<UnaryOperator>(Out);
+  const auto *Ref = Addr && Addr->getOpcode() == UO_AddrOf
+                        ? dyn_cast<DeclRefExpr>(Addr->getSubExpr()->IgnoreParens())
+                        : nullptr;
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
 }
 
 } // namespace streamalloc

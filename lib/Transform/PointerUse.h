@@ -10,6 +10,7 @@
 #ifndef STREAMALLOC_LIB_TRANSFORM_POINTERUSE_H
 #define STREAMALLOC_LIB_TRANSFORM_POINTERUSE_H
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTTypeTraits.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -46,6 +47,15 @@ bool isZeroElement(const clang::Expr *Element);
 /// What \p Parent (the single parent of \p Val, or none) does with the
 /// pointer value \p Val.
 PointerUse classifyPointerUse(const clang::DynTypedNode &Parent, const clang::Expr *Val);
+
+/// The call that \p AddrOf (`&p`) is the first argument of, through
+/// parentheses and casts (`cudaMalloc(&p, n)`, `posix_memalign((void **)&p,
+/// a, n)`: an allocation's out-parameter), or null.
+const clang::CallExpr *callGivenAddressFirst(const clang::Expr *AddrOf, clang::ASTContext &Ctx);
+
+/// The variable whose address \p Call gets as its first argument (`&p`,
+/// perhaps cast), or null.
+const clang::VarDecl *variableGivenAddressFirst(const clang::CallExpr &Call);
 
 } // namespace streamalloc
 

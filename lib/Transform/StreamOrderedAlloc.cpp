@@ -1,5 +1,6 @@
 //===- StreamOrderedAlloc.cpp ---------------------------------------------===//
 #include "streamalloc/Transform/StreamOrderedAlloc.h"
+#include "PointerUse.h"
 #include "streamalloc/Model/ApiModel.h"
 
 #include "../Access/AstUtil.h"
@@ -55,12 +56,7 @@ public:
     const auto *Call = cast<CallExpr>(E);
     if (!T.recordSite(Call))
       return true;
-    const Expr *Out = Call->getNumArgs() ? Call->getArg(0)->IgnoreParenCasts() : nullptr;
-    const auto *Addr = dyn_cast_or_null<UnaryOperator>(Out);
-    const auto *Ref = Addr && Addr->getOpcode() == UO_AddrOf
-                          ? dyn_cast<DeclRefExpr>(Addr->getSubExpr()->IgnoreParens())
-                          : nullptr;
-    const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    const VarDecl *V = variableGivenAddressFirst(*Call);
     if (!V)
       return T.fail("the allocation" + T.at(Call) +
                     " is not stored straight into a local pointer (`" +
@@ -76,19 +72,10 @@ public:
   /// function (another allocation into the same pointer joins the group).
   bool holderAddress(PointerGroupTracer &T, const FunctionDecl *Fn, const Expr *AddrOf,
                      const std::string &Name) override {
-    const Expr *E = AddrOf;
-    while (true) {
-      DynTypedNode P = T.parentOf(E);
-      if (const auto *Up = P.get<Expr>(); Up && isa<ParenExpr, CastExpr>(Up)) {
-        E = Up;
-        continue;
-      }
-      const auto *Call = P.get<CallExpr>();
-      if (Fn == &T.home() && Call && Call->getNumArgs() > 0 && Call->getArg(0) == E &&
-          isApiCall(Call, ApiCap::StreamOrderableAlloc))
-        return site(T, Call);
-      return T.fail("the address of `" + Name + "` is taken" + T.at(AddrOf));
-    }
+    const CallExpr *Call = callGivenAddressFirst(AddrOf, T.context());
+    if (Fn == &T.home() && Call && isApiCall(Call, ApiCap::StreamOrderableAlloc))
+      return site(T, Call);
+    return T.fail("the address of `" + Name + "` is taken" + T.at(AddrOf));
   }
 
   bool modelledCall(PointerGroupTracer &T, const FunctionDecl *Fn, const CallExpr *Call,
