@@ -53,6 +53,8 @@ struct ImportScope::State {
     I->Source = E->Summary.Source;
     I->Line = E->Summary.Line;
     I->PlainParams = E->Summary.PlainParams;
+    I->ReturnedBytes = E->Summary.ReturnedBytes;
+    I->ReturnedBytesWhy = E->Summary.ReturnedBytesWhy;
     if (!E->OtherSource.empty())
       I->Conflict = "`" + F->getNameAsString() + "` is defined both in " + E->Summary.Source +
                     " and in " + E->OtherSource;

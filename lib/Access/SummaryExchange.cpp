@@ -372,6 +372,11 @@ llvm::json::Value toJSON(const PortableSummary &P) {
     ReturnFields.push_back(llvm::json::Object{{"field", K}, {"value", refJSON(R)}});
   for (unsigned I : P.PlainParams)
     Plain.push_back((int64_t)I);
+  // Text pieces as strings, argument holes as their index.
+  llvm::json::Array Bytes;
+  for (const ArgumentFormula::Piece &Piece : P.ReturnedBytes.Pieces)
+    Bytes.push_back(Piece.Arg < 0 ? llvm::json::Value(Piece.Text)
+                                  : llvm::json::Value((int64_t)Piece.Arg));
   llvm::json::Object O{
       {"usr", P.Usr},
       {"name", P.Name},
@@ -379,6 +384,8 @@ llvm::json::Value toJSON(const PortableSummary &P) {
       {"source", P.Source},
       {"line", (int64_t)P.Line},
       {"plainParams", std::move(Plain)},
+      {"returnedBytes", std::move(Bytes)},
+      {"returnedBytesWhy", P.ReturnedBytesWhy},
       {"accesses", std::move(Accesses)},
       {"unknownHost", (int64_t)P.UnknownHost},
       {"unknownDevice", (int64_t)P.UnknownDevice},
@@ -433,14 +440,24 @@ bool fromJSON(const llvm::json::Value &V, PortableSummary &P, llvm::json::Path P
   bool Ok = Str("usr", P.Usr) && Str("name", P.Name) && Str("signature", P.Signature) &&
             Str("source", P.Source) && Int("line", P.Line) && Int("unknownHost", P.UnknownHost) &&
             Int("unknownDevice", P.UnknownDevice) && Str("unknownWhy", P.UnknownWhy) &&
-            Refs("escapes", P.Escapes) && Refs("returns", P.Returns) &&
+            Str("returnedBytesWhy", P.ReturnedBytesWhy) && Refs("escapes", P.Escapes) &&
+            Refs("returns", P.Returns) &&
             llvm::all_of(Flags, [&](const SummaryFlag &F) { return Bool(F.Key, P.*F.Portable); });
   const llvm::json::Array *Plain = O->getArray("plainParams");
+  const llvm::json::Array *Bytes = O->getArray("returnedBytes");
   const llvm::json::Array *Accesses = O->getArray("accesses");
   const llvm::json::Array *Fresh = O->getArray("fresh");
   const llvm::json::Array *Stores = O->getArray("stores");
   const llvm::json::Array *ReturnFields = O->getArray("returnFields");
-  Ok = Ok && Plain && Accesses && Fresh && Stores && ReturnFields;
+  Ok = Ok && Plain && Bytes && Accesses && Fresh && Stores && ReturnFields;
+  for (unsigned I = 0; Ok && I < Bytes->size(); ++I) {
+    std::optional<llvm::StringRef> Text = (*Bytes)[I].getAsString();
+    std::optional<int64_t> Arg = (*Bytes)[I].getAsInteger();
+    Ok = Text || (Arg && *Arg >= 0);
+    if (Ok)
+      P.ReturnedBytes.Pieces.push_back(Text ? ArgumentFormula::Piece{Text->str(), -1}
+                                            : ArgumentFormula::Piece{"", (int)*Arg});
+  }
   for (unsigned I = 0; Ok && I < Plain->size(); ++I) {
     std::optional<int64_t> N = (*Plain)[I].getAsInteger();
     Ok = N.has_value();

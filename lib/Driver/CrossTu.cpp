@@ -34,7 +34,7 @@ namespace streamalloc {
 
 namespace {
 
-constexpr llvm::StringLiteral CacheFormat = "streamalloc-summaries-1";
+constexpr llvm::StringLiteral CacheFormat = "streamalloc-summaries-2";
 
 std::string sha256(llvm::StringRef Data) {
   return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(Data)), /*LowerCase=*/true);
@@ -100,6 +100,8 @@ public:
         P.Source = FM.getCanonicalName(*Entry).str();
       if (!S.ResetsDevice)
         P.PlainParams = plainHostParameters(*F);
+      if (F->getReturnType()->isPointerType())
+        P.ReturnedBytes = returnedAllocationBytes(*F, P.ReturnedBytesWhy);
       Out.Exports.push_back(std::move(P));
     }
     std::set<std::string> Files;

@@ -4,6 +4,7 @@
 #include "RestateInCaller.h"
 #include "VectorRegistration.h"
 #include "streamalloc/Access/FunctionAccesses.h"
+#include "streamalloc/Access/ImportedSummaries.h"
 #include "streamalloc/CRA/Cra.h"
 #include "streamalloc/Model/ApiModel.h"
 #include "streamalloc/Transform/PointerGroup.h"
@@ -20,6 +21,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/Path.h"
 
 #include <cassert>
 
@@ -83,6 +85,23 @@ bool onlyRegistrable(const Expr *Site) {
   const ApiFunction *Api = Call ? modelledCallee(Call) : nullptr;
   return Api && Api->has(ApiCap::RegistrableAlloc);
 }
+
+/// The return statements of \p F's own body (not of lambdas there).
+std::vector<const ReturnStmt *> returnsOf(const FunctionDecl &F) {
+  std::vector<const ReturnStmt *> Found;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    if (const auto *R = dyn_cast<ReturnStmt>(S))
+      Found.push_back(R);
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(F.getBody());
+  return Found;
+}
+
+FormulaOrWhy returnedBytesOf(const FunctionDecl &Def, VariableUses &Uses);
 
 /// What pinning accepts in a group: allocations the rewrite can replace
 /// (malloc/calloc named directly, new[] of a trivial type), held only by
@@ -269,19 +288,25 @@ private:
   const FunctionDecl *ReturnsFrom;
   bool WholeProgram;
 
-  /// What a helper left as written returns: memory of one C allocation,
-  /// whose size is the product of Factors (expressions of the helper); or
-  /// why its result cannot be registered by its caller.
-  struct ReturnedAllocation {
-    std::vector<const Expr *> Factors;
-    std::string Why;
-  };
-  llvm::DenseMap<const FunctionDecl *, ReturnedAllocation> Returned;
+  /// What each helper left as written returns: the bytes of the one C
+  /// allocation it returns, as a formula over its arguments, or why its
+  /// result cannot be registered by its caller.
+  llvm::DenseMap<const FunctionDecl *, FormulaOrWhy> Returned;
   VariableUses HelperUses;
 
-  const ReturnedAllocation &returnedAllocation(ASTContext &Ctx, const FunctionDecl &Def);
-  bool registeredResult(PointerGroupTracer &T, const CallExpr *Call, const FunctionDecl &Def,
+  const FormulaOrWhy &returnedAllocation(const FunctionDecl &Def) {
+    auto [It, New] = Returned.try_emplace(&Def);
+    if (New)
+      It->second = returnedBytesOf(Def, HelperUses);
+    return It->second;
+  }
+  bool registeredResult(PointerGroupTracer &T, const CallExpr *Call, const FormulaOrWhy &Bytes,
                         const std::string &NotRewritten);
+  bool registeredResult(PointerGroupTracer &T, const CallExpr *Call, const FunctionDecl &Def,
+                        const std::string &NotRewritten) {
+    return registeredResult(T, Call, returnedAllocation(Def), NotRewritten);
+  }
+  bool importedResult(PointerGroupTracer &T, const CallExpr *Call);
 
   /// `p = helper(...)`, where helper is a function of this file that only
   /// the allocating function calls (not from other files: internal linkage
@@ -299,8 +324,11 @@ private:
     const FunctionDecl *Callee = Call->getDirectCallee();
     const FunctionDecl *Def = nullptr;
     ASTContext &Ctx = T.context();
-    if (!Callee || !Callee->hasBody(Def) || isa<CXXMethodDecl>(Def) ||
-        Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    if (!Callee || Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
+      return Refuse("");
+    if (!Callee->hasBody(Def))
+      return importedResult(T, Call);
+    if (isa<CXXMethodDecl>(Def))
       return Refuse("");
     // The helper's own allocation is rewritten only where no other caller
     // sees the change; otherwise its result may still be registered here.
@@ -355,20 +383,6 @@ private:
         return D == &F;
       N = Parents[0];
     }
-  }
-
-  static std::vector<const ReturnStmt *> returnsOf(const FunctionDecl &F) {
-    std::vector<const ReturnStmt *> Found;
-    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-      if (!S || isa<LambdaExpr>(S))
-        return;
-      if (const auto *R = dyn_cast<ReturnStmt>(S))
-        Found.push_back(R);
-      for (const Stmt *Child : S->children())
-        Walk(Child);
-    };
-    Walk(F.getBody());
-    return Found;
   }
 
   llvm::SmallPtrSet<const FunctionDecl *, 4> Traced; ///< helpers whose returns are traced
@@ -437,35 +451,43 @@ bool returnsStartOf(const Expr *Val, const CallExpr *Site, const FunctionDecl &H
   return true;
 }
 
-const PinningPolicy::ReturnedAllocation &
-PinningPolicy::returnedAllocation(ASTContext &Ctx, const FunctionDecl &Def) {
-  if (auto It = Returned.find(&Def); It != Returned.end())
-    return It->second;
-  ReturnedAllocation R;
+/// The bytes of the one C allocation \p Def returns, found with \p Uses
+/// (its variables' mentions), or why a caller cannot register its result
+/// (a clause that follows "and").
+FormulaOrWhy returnedBytesOf(const FunctionDecl &Def, VariableUses &Uses) {
+  ASTContext &Ctx = Def.getASTContext();
+  const std::string NotHere = "that memory cannot be registered where it is returned: ";
   HelperResultPolicy Inner(Def);
-  PointerGroupTracer Helper(Ctx, Def, Inner, HelperUses);
+  PointerGroupTracer Helper(Ctx, Def, Inner, Uses);
   std::vector<const ReturnStmt *> Returns = returnsOf(Def);
   for (const ReturnStmt *Ret : Returns)
-    if (!Ret->getRetValue() || !Helper.traceReturnedValue(Ret->getRetValue())) {
-      R.Why = Helper.Why.empty() ? "it returns no pointer" : Helper.Why;
-      break;
-    }
+    if (!Ret->getRetValue() || !Helper.traceReturnedValue(Ret->getRetValue()))
+      return {{}, NotHere + (Helper.Why.empty() ? "it returns no pointer" : Helper.Why)};
   const auto *Site = Helper.Sites.size() == 1 ? dyn_cast<CallExpr>(Helper.Sites[0]) : nullptr;
-  if (!R.Why.empty()) {
-    // the first failure is the reason
-  } else if (Returns.empty()) {
-    R.Why = "it returns no value";
-  } else if (!Helper.Releases.empty()) {
-    R.Why = "it also releases it" + Helper.at(Helper.Releases[0]);
-  } else if (!Site) {
-    R.Why = "it returns memory from " + std::to_string(Helper.Sites.size()) + " allocations";
-  }
+  if (Returns.empty())
+    return {{}, NotHere + "it returns no value"};
+  if (!Helper.Releases.empty())
+    return {{}, NotHere + "it also releases it" + Helper.at(Helper.Releases[0])};
+  if (!Site)
+    return {{},
+            NotHere + "it returns memory from " + std::to_string(Helper.Sites.size()) +
+                " allocations"};
   for (const ReturnStmt *Ret : Returns)
-    if (R.Why.empty() && !returnsStartOf(Ret->getRetValue(), Site, Def, HelperUses))
-      R.Why = "it may return a pointer past the start of its allocation" + Helper.at(Ret);
-  if (R.Why.empty())
-    R.Factors = allocatedBytes(*Site);
-  return Returned[&Def] = std::move(R);
+    if (!returnsStartOf(Ret->getRetValue(), Site, Def, Uses))
+      return {{},
+              NotHere + "it may return a pointer past the start of its allocation" +
+                  Helper.at(Ret)};
+  std::vector<const Expr *> Factors = allocatedBytes(*Site);
+  FormulaOrWhy Bytes;
+  for (const Expr *Factor : Factors) {
+    FormulaOrWhy F = formulaForCallers(*Factor, Def, Uses, Factors.size() > 1);
+    if (!F.Why.empty())
+      return {{}, "the size it allocates " + F.Why};
+    if (!Bytes.Formula.empty())
+      Bytes.Formula += " * ";
+    Bytes.Formula += F.Formula;
+  }
+  return Bytes;
 }
 
 /// `p = helper(...)` where the helper cannot be rewritten (\p NotRewritten
@@ -473,27 +495,40 @@ PinningPolicy::returnedAllocation(ASTContext &Ctx, const FunctionDecl &Def) {
 /// caller can restate: the call is a site of its own, whose result is
 /// registered as it returns and unregistered where the group is released.
 bool PinningPolicy::registeredResult(PointerGroupTracer &T, const CallExpr *Call,
-                                     const FunctionDecl &Def, const std::string &NotRewritten) {
+                                     const FormulaOrWhy &Returned,
+                                     const std::string &NotRewritten) {
   auto Refuse = [&](const std::string &Why) {
     return T.fail("it may also hold memory from `" + calleeName(Call) + "`" + T.at(Call) + ", " +
                   NotRewritten + ", and " + Why);
   };
   if (!T.writtenDirectly(Call->getBeginLoc()) || !T.writtenDirectly(Call->getRParenLoc()))
     return Refuse("the call is spelled through a macro");
-  const ReturnedAllocation &R = returnedAllocation(T.context(), Def);
-  if (!R.Why.empty())
-    return Refuse("that memory cannot be registered where it is returned: " + R.Why);
-  std::string Bytes;
-  for (const Expr *Factor : R.Factors) {
-    RestatedExpr Restated =
-        restateInCaller(*Factor, *Call, T.home(), HelperUses, R.Factors.size() > 1);
-    if (!Restated.Why.empty())
-      return Refuse("the size it allocates " + Restated.Why);
-    Bytes += (Bytes.empty() ? "" : " * ") + Restated.Text;
-  }
+  if (!Returned.Why.empty())
+    return Refuse(Returned.Why);
+  RestatedExpr Bytes = restateAt(Returned.Formula, *Call, T.home(), HelperUses);
+  if (!Bytes.Why.empty())
+    return Refuse("the size it allocates " + Bytes.Why);
   T.recordSite(Call);
-  RegisteredResults[Call] = Bytes;
+  RegisteredResults[Call] = Bytes.Text;
   return holdsResultOf(T, Call);
+}
+
+/// `p = helper(...)` where another translation unit defines the helper: its
+/// exported summary says what it returns (CrossTu.cpp).
+bool PinningPolicy::importedResult(PointerGroupTracer &T, const CallExpr *Call) {
+  const ImportedFunction *I = ImportScope::lookup(Call->getDirectCallee());
+  std::string Name = "`" + calleeName(Call) + "`";
+  if (!I)
+    return T.fail("it may also hold memory from " + Name + T.at(Call) +
+                  ", whose body is not visible (name the file that defines it with "
+                  "--summary-source, or run the tool over the whole project)");
+  if (!I->Conflict.empty())
+    return T.fail("it may also hold memory from " + Name + T.at(Call) + ": " + I->Conflict);
+  FormulaOrWhy Returned{I->ReturnedBytes, I->ReturnedBytesWhy};
+  if (Returned.Formula.empty() && Returned.Why.empty())
+    Returned.Why = "the summary of its unit does not say what it allocates";
+  return registeredResult(T, Call, Returned,
+                          "which is defined in " + llvm::sys::path::filename(I->Source).str());
 }
 
 /// Pinning's policy for the pointers into a std::vector's elements: a
@@ -764,6 +799,13 @@ llvm::DenseSet<ObjectId> pageLockedObjects(const FunctionAccesses &FA,
       Locked.insert(Obj);
   }
   return Locked;
+}
+
+ArgumentFormula returnedAllocationBytes(const FunctionDecl &F, std::string &Why) {
+  VariableUses Uses;
+  FormulaOrWhy Bytes = returnedBytesOf(F, Uses);
+  Why = Bytes.Why;
+  return Bytes.Formula;
 }
 
 std::vector<unsigned> plainHostParameters(const FunctionDecl &F) {

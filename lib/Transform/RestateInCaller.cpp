@@ -88,41 +88,93 @@ bool isPlainInteger(const VarDecl *V) {
   return !T->isReferenceType() && T->isIntegerType() && !T.isVolatileQualified();
 }
 
-class Restater {
+/// The canonical name of an integer type (`unsigned long` for size_t):
+/// builtin names mean the same in every scope and every unit.
+std::optional<std::string> integerType(QualType T, const ASTContext &Ctx) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (!T->isIntegerType() || T->isEnumeralType())
+    return std::nullopt;
+  return T.getAsString(Ctx.getPrintingPolicy());
+}
+
+/// \p E's value as a literal of its type, when it is a constant.
+std::optional<std::string> constantText(const Expr *E, const ASTContext &Ctx) {
+  Expr::EvalResult R;
+  if (E->isValueDependent() || !E->getType()->isIntegerType() || !E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  llvm::APSInt V = R.Val.getInt();
+  QualType T = E->getType().getCanonicalType();
+  const auto *Builtin = T->getAs<BuiltinType>();
+  llvm::StringRef Suffix;
+  switch (Builtin ? Builtin->getKind() : BuiltinType::Void) {
+  case BuiltinType::Int:
+    break;
+  case BuiltinType::UInt:
+    Suffix = "u";
+    break;
+  case BuiltinType::Long:
+    Suffix = "l";
+    break;
+  case BuiltinType::ULong:
+    Suffix = "ul";
+    break;
+  case BuiltinType::LongLong:
+    Suffix = "ll";
+    break;
+  case BuiltinType::ULongLong:
+    Suffix = "ull";
+    break;
+  default: {
+    std::optional<std::string> Type = integerType(T, Ctx);
+    if (!Type)
+      return std::nullopt;
+    return "(" + *Type + ")" + toString(V, 10);
+  }
+  }
+  std::string Text = toString(V, 10) + Suffix.str();
+  return V.isNegative() ? "(" + Text + ")" : Text;
+}
+
+/// The callee's side: its expression as a formula over its arguments.
+class CalleeSide {
 public:
-  Restater(const CallExpr &Call, const FunctionDecl &Callee, const FunctionDecl &Caller,
-           VariableUses &Uses)
-      : Ctx(Caller.getASTContext()), Call(Call), Callee(Callee), Caller(Caller), Uses(Uses) {}
+  CalleeSide(const FunctionDecl &Callee, VariableUses &Uses)
+      : Ctx(Callee.getASTContext()), Callee(Callee), Uses(Uses) {}
 
   std::string Why;
 
-  std::optional<std::string> inCallee(const Expr *E, unsigned Depth = 0) {
+  std::optional<ArgumentFormula> formula(const Expr *E, unsigned Depth = 0) {
     if (Depth > 16)
       return fail("is computed through too many steps");
     E = E->IgnoreParens();
-    if (std::optional<std::string> Constant = constant(E))
-      return Constant;
+    if (std::optional<std::string> Constant = constantText(E, Ctx))
+      return ArgumentFormula::text(*Constant);
     if (const auto *Cast = dyn_cast<CastExpr>(E)) {
       if (Cast->getCastKind() == CK_LValueToRValue)
-        return inCallee(Cast->getSubExpr(), Depth + 1);
+        return formula(Cast->getSubExpr(), Depth + 1);
       if (Cast->getCastKind() != CK_IntegralCast && Cast->getCastKind() != CK_NoOp)
         return fail("converts a value that is not an integer");
-      std::optional<std::string> Type = integerType(Cast->getType());
-      std::optional<std::string> Sub = inCallee(Cast->getSubExpr(), Depth + 1);
+      // `(size_t)n` is a no-op cast around the conversion: one is enough.
+      if (Cast->getCastKind() == CK_NoOp)
+        return formula(Cast->getSubExpr(), Depth + 1);
+      std::optional<std::string> Type = type(Cast->getType());
+      std::optional<ArgumentFormula> Sub = formula(Cast->getSubExpr(), Depth + 1);
       if (!Type || !Sub)
         return std::nullopt;
-      return "(" + *Type + ")" + *Sub;
+      return ArgumentFormula::text("(" + *Type + ")") += *Sub;
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
       if (BO->isAssignmentOp() || BO->isCommaOp() || BO->isLogicalOp() || BO->isComparisonOp() ||
           BO->isPtrMemOp())
         return fail("uses `" + BO->getOpcodeStr().str() + "`");
-      std::optional<std::string> L = inCallee(BO->getLHS(), Depth + 1);
-      std::optional<std::string> R = L ? inCallee(BO->getRHS(), Depth + 1) : std::nullopt;
+      std::optional<ArgumentFormula> L = formula(BO->getLHS(), Depth + 1);
+      std::optional<ArgumentFormula> R = L ? formula(BO->getRHS(), Depth + 1) : std::nullopt;
       if (!R)
         return std::nullopt;
-      std::string Text = *L + " " + BO->getOpcodeStr().str() + " " + *R;
-      return Depth == 0 ? Text : "(" + Text + ")"; // the outermost needs no parentheses
+      // The outermost needs no parentheses.
+      ArgumentFormula F = ArgumentFormula::text(Depth == 0 ? "" : "(");
+      ((F += *L) += " " + BO->getOpcodeStr().str() + " ") += *R;
+      return F += Depth == 0 ? "" : ")";
     }
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
@@ -133,10 +185,17 @@ public:
       if (!onlyReadOrWritten(Callee, V, Uses, /*Writes=*/false))
         return fail("reads " + Name + ", which `" + Callee.getNameAsString() +
                     "` may change before it allocates");
-      if (const auto *Param = dyn_cast<ParmVarDecl>(V); Param && Param->getDeclContext() == &Callee)
-        return argument(Param->getFunctionScopeIndex(), Param->getType());
+      if (const auto *Param = dyn_cast<ParmVarDecl>(V);
+          Param && Param->getDeclContext() == &Callee) {
+        // The argument, converted to the parameter's type.
+        std::optional<std::string> Type = type(Param->getType());
+        if (!Type)
+          return std::nullopt;
+        return ArgumentFormula::text("(" + *Type + ")") +=
+               ArgumentFormula::argument(Param->getFunctionScopeIndex());
+      }
       if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->hasInit())
-        return inCallee(V->getInit(), Depth + 1);
+        return formula(V->getInit(), Depth + 1);
       return fail("reads " + Name + ", which is neither a parameter nor a local of `" +
                   Callee.getNameAsString() + "`");
     }
@@ -145,8 +204,58 @@ public:
 
 private:
   ASTContext &Ctx;
-  const CallExpr &Call;
   const FunctionDecl &Callee;
+  VariableUses &Uses;
+
+  std::nullopt_t fail(const std::string &Reason) {
+    if (Why.empty())
+      Why = Reason;
+    return std::nullopt;
+  }
+  std::optional<std::string> type(QualType T) {
+    if (std::optional<std::string> Name = integerType(T, Ctx))
+      return Name;
+    return fail("has a value that is not a plain integer");
+  }
+};
+
+/// The caller's side: the arguments the formula's holes stand for.
+class CallerSide {
+public:
+  CallerSide(const CallExpr &Call, const FunctionDecl &Caller, VariableUses &Uses)
+      : Ctx(Caller.getASTContext()), Call(Call), Caller(Caller), Uses(Uses) {}
+
+  std::string Why;
+
+  /// The call's argument \p Index, parenthesised, or its value.
+  std::optional<std::string> argument(unsigned Index) {
+    if (Index >= Call.getNumArgs())
+      return fail("reads a parameter the call does not pass");
+    const Expr *Arg = Call.getArg(Index);
+    const SourceManager &SM = Ctx.getSourceManager();
+    // The argument as written, where it can be evaluated again; else its
+    // value, where it is a constant.
+    std::string Saved = Why;
+    // As written in the file: macros in it expand the same way again.
+    CharSourceRange Written = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(Arg->getSourceRange()), SM, Ctx.getLangOpts());
+    if (!isa<CXXDefaultArgExpr>(Arg) && Written.isValid() && reevaluable(Arg))
+      return "(" + Lexer::getSourceText(Written, SM, Ctx.getLangOpts()).str() + ")";
+    std::string NotReevaluable = Why;
+    Why = Saved;
+    if (std::optional<std::string> Constant = constantText(Arg, Ctx))
+      return Constant;
+    if (isa<CXXDefaultArgExpr>(Arg))
+      return fail("reads a parameter left to a default that is not a constant");
+    if (!NotReevaluable.empty())
+      return fail(NotReevaluable);
+    return fail("depends on an argument spelled in a macro (line " +
+                std::to_string(SM.getSpellingLineNumber(Arg->getBeginLoc())) + ")");
+  }
+
+private:
+  ASTContext &Ctx;
+  const CallExpr &Call;
   const FunctionDecl &Caller;
   VariableUses &Uses;
 
@@ -160,87 +269,12 @@ private:
     return false;
   }
 
-  /// The canonical name of an integer type (`unsigned long` for size_t):
-  /// builtin names mean the same in every scope.
-  std::optional<std::string> integerType(QualType T) {
-    T = T.getCanonicalType().getUnqualifiedType();
-    if (!T->isIntegerType() || T->isEnumeralType())
-      return fail("has a value that is not a plain integer");
-    return T.getAsString(Ctx.getPrintingPolicy());
-  }
-
-  std::optional<std::string> constant(const Expr *E) {
-    Expr::EvalResult R;
-    if (E->isValueDependent() || !E->getType()->isIntegerType() || !E->EvaluateAsInt(R, Ctx))
-      return std::nullopt;
-    llvm::APSInt V = R.Val.getInt();
-    QualType T = E->getType().getCanonicalType();
-    const auto *Builtin = T->getAs<BuiltinType>();
-    llvm::StringRef Suffix;
-    switch (Builtin ? Builtin->getKind() : BuiltinType::Void) {
-    case BuiltinType::Int:
-      break;
-    case BuiltinType::UInt:
-      Suffix = "u";
-      break;
-    case BuiltinType::Long:
-      Suffix = "l";
-      break;
-    case BuiltinType::ULong:
-      Suffix = "ul";
-      break;
-    case BuiltinType::LongLong:
-      Suffix = "ll";
-      break;
-    case BuiltinType::ULongLong:
-      Suffix = "ull";
-      break;
-    default: {
-      std::optional<std::string> Type = integerType(T);
-      if (!Type)
-        return std::nullopt;
-      return "(" + *Type + ")" + toString(V, 10);
-    }
-    }
-    std::string Text = toString(V, 10) + Suffix.str();
-    return V.isNegative() ? "(" + Text + ")" : Text;
-  }
-
-  /// The call's argument \p Index, as a value of the parameter's type.
-  std::optional<std::string> argument(unsigned Index, QualType ParamType) {
-    std::optional<std::string> Type = integerType(ParamType);
-    if (!Type)
-      return std::nullopt;
-    if (Index >= Call.getNumArgs())
-      return fail("reads a parameter the call does not pass");
-    const Expr *Arg = Call.getArg(Index);
-    const SourceManager &SM = Ctx.getSourceManager();
-    // The argument as written, where it can be evaluated again; else its
-    // value, where it is a constant.
-    std::string Saved = Why;
-    // As written in the file: macros in it expand the same way again.
-    CharSourceRange Written = Lexer::makeFileCharRange(
-        CharSourceRange::getTokenRange(Arg->getSourceRange()), SM, Ctx.getLangOpts());
-    if (!isa<CXXDefaultArgExpr>(Arg) && Written.isValid() && reevaluable(Arg))
-      return "(" + *Type + ")(" + Lexer::getSourceText(Written, SM, Ctx.getLangOpts()).str() + ")";
-    std::string NotReevaluable = Why;
-    Why = Saved;
-    if (std::optional<std::string> Constant = constant(Arg))
-      return "(" + *Type + ")" + *Constant;
-    if (isa<CXXDefaultArgExpr>(Arg))
-      return fail("reads a parameter left to a default that is not a constant");
-    if (!NotReevaluable.empty())
-      return fail(NotReevaluable);
-    return fail("depends on an argument spelled in a macro (line " +
-                std::to_string(SM.getSpellingLineNumber(Arg->getBeginLoc())) + ")");
-  }
-
   /// Whether the caller's argument \p E gives the same value again right
   /// after the call: no side effects, and only constants and local integer
   /// variables that nothing outside the caller can reach.
   bool reevaluable(const Expr *E) {
     E = E->IgnoreParens();
-    if (constant(E))
+    if (constantText(E, Ctx))
       return true;
     std::string Line =
         std::to_string(Ctx.getSourceManager().getSpellingLineNumber(E->getBeginLoc()));
@@ -280,17 +314,30 @@ private:
 
 } // namespace
 
-RestatedExpr restateInCaller(const Expr &E, const CallExpr &Call, const FunctionDecl &Caller,
-                             VariableUses &Uses, bool Operand) {
-  const FunctionDecl *Callee = Call.getDirectCallee();
-  const FunctionDecl *Def = nullptr;
-  if (!Callee || !Callee->hasBody(Def))
-    return {"", "is computed in a function whose body is not visible"};
-  Restater R(Call, *Def, Caller, Uses);
-  std::optional<std::string> Text = R.inCallee(&E, Operand ? 1 : 0);
-  if (!Text)
-    return {"", R.Why};
-  return {*Text, ""};
+FormulaOrWhy formulaForCallers(const Expr &E, const FunctionDecl &Callee, VariableUses &Uses,
+                               bool Operand) {
+  CalleeSide Side(Callee, Uses);
+  std::optional<ArgumentFormula> F = Side.formula(&E, Operand ? 1 : 0);
+  if (!F)
+    return {{}, Side.Why};
+  return {*F, ""};
+}
+
+RestatedExpr restateAt(const ArgumentFormula &F, const CallExpr &Call, const FunctionDecl &Caller,
+                       VariableUses &Uses) {
+  CallerSide Side(Call, Caller, Uses);
+  std::string Text;
+  for (const ArgumentFormula::Piece &P : F.Pieces) {
+    if (P.Arg < 0) {
+      Text += P.Text;
+      continue;
+    }
+    std::optional<std::string> Arg = Side.argument((unsigned)P.Arg);
+    if (!Arg)
+      return {"", Side.Why};
+    Text += *Arg;
+  }
+  return {Text, ""};
 }
 
 } // namespace streamalloc

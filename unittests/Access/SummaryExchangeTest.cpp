@@ -175,6 +175,29 @@ __global__ void kernel(float *p) { p[0] = 1; }
   EXPECT_FALSE(isExportable(*findFunction(*AST, "kernel")));
 }
 
+TEST(SummaryExchange, ReturnedBytesKeepTheirArgumentHoles) {
+  PortableSummary P;
+  P.Usr = "c:@F@make#I#";
+  P.ReturnedBytes = ArgumentFormula::text("(int)");
+  P.ReturnedBytes += ArgumentFormula::argument(1);
+  P.ReturnedBytes += " * 4";
+  P.ReturnedBytesWhy = "";
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << toJSON(P);
+  EXPECT_NE(Text.find(R"j("returnedBytes":["(int)",1," * 4"])j"), std::string::npos) << Text;
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
+  ASSERT_TRUE(bool(V));
+  PortableSummary Read;
+  llvm::json::Path::Root Root;
+  ASSERT_TRUE(fromJSON(*V, Read, Root));
+  EXPECT_EQ(Read.ReturnedBytes, P.ReturnedBytes);
+  // A negative hole is malformed.
+  (*V->getAsObject())["returnedBytes"] = llvm::json::Array{"(int)", -1};
+  PortableSummary Bad;
+  EXPECT_FALSE(fromJSON(*V, Bad, Root));
+}
+
 TEST(SummaryExchange, MalformedJsonIsRejected) {
   PortableSummary P;
   llvm::json::Path::Root Root;

@@ -38,11 +38,14 @@ TEST(SummaryCache, WrittenTextReadsBack) {
 TEST(SummaryCache, CorruptOrForeignTextIsRejected) {
   CachedSummaries C;
   std::string Why;
-  EXPECT_FALSE(readCache("{\"format\": \"streamalloc-summaries-1\", \"key\": ", C, Why));
+  EXPECT_FALSE(readCache("{\"format\": \"streamalloc-summaries-2\", \"key\": ", C, Why));
   EXPECT_EQ(Why.rfind("not JSON", 0), 0u) << Why;
   EXPECT_FALSE(readCache("{\"format\": \"other\"}", C, Why));
   EXPECT_EQ(Why, "not a summary cache of this tool");
-  EXPECT_FALSE(readCache("{\"format\": \"streamalloc-summaries-1\", \"key\": \"k\", \"files\": [], "
+  // The format before summaries carried the bytes a function returns.
+  EXPECT_FALSE(readCache("{\"format\": \"streamalloc-summaries-1\"}", C, Why));
+  EXPECT_EQ(Why, "not a summary cache of this tool");
+  EXPECT_FALSE(readCache("{\"format\": \"streamalloc-summaries-2\", \"key\": \"k\", \"files\": [], "
                          "\"functions\": [{\"usr\": 1}]}",
                          C, Why));
   EXPECT_EQ(Why, "a malformed summary");

@@ -384,4 +384,43 @@ void run(float *d) {
       << D[0].Why;
 }
 
+/// returnedAllocationBytes of \p Name in \p Code, each hole written `$N`.
+std::string exportedBytes(const std::string &Code, llvm::StringRef Name, std::string &Why) {
+  auto AST = parseCuda("#include <cstdio>\n#include <cstdlib>\nfloat *g;\n" + Code);
+  ArgumentFormula F = returnedAllocationBytes(*findFunction(*AST, Name), Why);
+  std::string Text;
+  for (const ArgumentFormula::Piece &P : F.Pieces)
+    Text += P.Arg < 0 ? P.Text : "$" + std::to_string(P.Arg);
+  return Text;
+}
+
+TEST(HostPinning, HelperExportsTheBytesItReturnsAsAFormulaOverItsArguments) {
+  std::string Why;
+  EXPECT_EQ(exportedBytes(R"cu(float *get(const char *name, int size) {
+  float *p = (float *)malloc(size * 4);
+  if (!p) {
+    printf("bad malloc %s\n", name);
+    exit(0);
+  }
+  return p;
+})cu",
+                          "get", Why),
+            "(unsigned long)((int)$1 * 4)");
+  EXPECT_EQ(Why, "");
+  EXPECT_EQ(exportedBytes(R"cu(double *zeros(long n, int k) {
+  return (double *)calloc(n * k, sizeof(double));
+})cu",
+                          "zeros", Why),
+            "(unsigned long)((long)$0 * (long)(int)$1) * 8ul");
+  EXPECT_EQ(Why, "");
+}
+
+TEST(HostPinning, HelperThatKeepsWhatItReturnsExportsWhyNot) {
+  std::string Why;
+  EXPECT_EQ(
+      exportedBytes("float *keep(int n) { g = (float *)malloc(n * 4); return g; }", "keep", Why),
+      "");
+  EXPECT_NE(Why, "");
+}
+
 } // namespace

@@ -51,7 +51,9 @@ struct ImportedFunction {
   std::string Source; ///< the file that defines the function
   unsigned Line = 0;
   std::vector<unsigned> PlainParams; ///< see PortableSummary::PlainParams
-  std::string Conflict;              ///< non-empty: why it is not used (two definitions)
+  ArgumentFormula ReturnedBytes;     ///< see PortableSummary::ReturnedBytes
+  std::string ReturnedBytesWhy;
+  std::string Conflict; ///< non-empty: why it is not used (two definitions)
 };
 
 /// Makes \p Imports visible to the analysis of the unit of \p Ctx while it

@@ -13,6 +13,7 @@
 #ifndef STREAMALLOC_ACCESS_SUMMARYEXCHANGE_H
 #define STREAMALLOC_ACCESS_SUMMARYEXCHANGE_H
 
+#include "streamalloc/Access/ArgumentFormula.h"
 #include "streamalloc/Access/FunctionSummary.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -55,6 +56,12 @@ struct PortableSummary {
   /// neither keeps, returns nor releases the pointer, and hands it only to
   /// calls that do neither (what pinning needs to follow a buffer into it).
   std::vector<unsigned> PlainParams;
+  /// For a function that returns a buffer: the bytes of the one C
+  /// allocation whose start it returns without keeping or releasing it, over
+  /// its arguments (what a caller needs to register the buffer), or why a
+  /// caller cannot register it (ReturnedBytesWhy).
+  ArgumentFormula ReturnedBytes;
+  std::string ReturnedBytesWhy;
 
   struct Access {
     PortableRef Object;

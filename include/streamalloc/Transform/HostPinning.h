@@ -18,6 +18,7 @@
 #ifndef STREAMALLOC_TRANSFORM_HOSTPINNING_H
 #define STREAMALLOC_TRANSFORM_HOSTPINNING_H
 
+#include "streamalloc/Access/ArgumentFormula.h"
 #include "streamalloc/Access/MemoryObjects.h"
 #include "streamalloc/Model/CostModel.h"
 
@@ -93,6 +94,13 @@ llvm::DenseSet<ObjectId> pageLockedObjects(const FunctionAccesses &FA,
 /// of the program's own. A caller in another translation unit may pin a
 /// buffer it passes there (SummaryExchange.h exports the list).
 std::vector<unsigned> plainHostParameters(const clang::FunctionDecl &F);
+
+/// What a caller elsewhere needs to register the buffer \p F returns: the
+/// bytes of the one C allocation (malloc, calloc, aligned_alloc,
+/// posix_memalign) whose start F returns without keeping or releasing it,
+/// as a formula over F's arguments. Empty, with \p Why saying why, when
+/// a caller cannot register it (SummaryExchange.h exports both).
+ArgumentFormula returnedAllocationBytes(const clang::FunctionDecl &F, std::string &Why);
 
 } // namespace streamalloc
 
