@@ -348,22 +348,16 @@ private:
     T.recordSite(Call);
     if (!holdsResultOf(T, Call))
       return false;
-    if (!Traced.insert(Def).second)
-      return true;
-    // What the helper returns.
-    PinningPolicy Inner(Def, WholeProgram);
-    VariableUses Uses;
-    PointerGroupTracer Helper(Ctx, *Def, Inner, Uses);
-    std::vector<const ReturnStmt *> Returns = returnsOf(*Def);
-    if (Returns.empty())
-      return Refuse("which does not return a value");
-    for (const ReturnStmt *R : Returns)
-      if (!R->getRetValue() || !Helper.traceReturnedValue(R->getRetValue()))
-        return Refuse(Helper.Why.empty() ? "" : "allocated there: " + Helper.Why);
-    if (!Helper.Releases.empty())
-      return Refuse("which also releases it (line " + std::to_string(T.lineOf(Helper.Releases[0])) +
-                    ")");
-    for (const Expr *S : Helper.Sites)
+    // What the helper returns: the same for every group that calls it. A
+    // group that holds one call holds them all, so each group records the
+    // helper's allocations and every call again (a call already in the
+    // group's sites is not traced twice).
+    auto [Known, New] = HelperReturns.try_emplace(Def);
+    if (New)
+      Known->second = traceHelperReturns(*Def, Ctx);
+    if (!Known->second.Why.empty())
+      return Refuse(Known->second.Why == "-" ? "" : Known->second.Why);
+    for (const Expr *S : Known->second.Sites)
       T.recordSite(S);
     // Each call is a buffer of the group.
     for (const CallExpr *Other : directCallsOf(*Def, Ctx))
@@ -385,7 +379,31 @@ private:
     }
   }
 
-  llvm::SmallPtrSet<const FunctionDecl *, 4> Traced; ///< helpers whose returns are traced
+  /// What a helper rewritten for its callers returns: the allocations its
+  /// returns give back, or why they cannot be pinned ("-": no reason beyond
+  /// the helper's name).
+  struct HelperReturnsTrace {
+    std::vector<const Expr *> Sites;
+    std::string Why;
+  };
+  llvm::DenseMap<const FunctionDecl *, HelperReturnsTrace> HelperReturns;
+
+  HelperReturnsTrace traceHelperReturns(const FunctionDecl &Def, ASTContext &Ctx) {
+    PinningPolicy Inner(&Def, WholeProgram);
+    VariableUses Uses;
+    PointerGroupTracer Helper(Ctx, Def, Inner, Uses);
+    std::vector<const ReturnStmt *> Returns = returnsOf(Def);
+    if (Returns.empty())
+      return {{}, "which does not return a value"};
+    for (const ReturnStmt *R : Returns)
+      if (!R->getRetValue() || !Helper.traceReturnedValue(R->getRetValue()))
+        return {{}, Helper.Why.empty() ? "-" : "allocated there: " + Helper.Why};
+    if (!Helper.Releases.empty())
+      return {{},
+              "which also releases it (line " + std::to_string(Helper.lineOf(Helper.Releases[0])) +
+                  ")"};
+    return {Helper.Sites, ""};
+  }
 };
 
 /// What a helper whose result its caller registers may do with the memory

@@ -384,6 +384,26 @@ void run(float *d) {
       << D[0].Why;
 }
 
+TEST(HostPinning, HelperWhoseOtherCallIsReleasedElsewhereLeavesEveryCallPageable) {
+  // Each call of `make` is a buffer of one group: `b` cannot be pinned
+  // through `make` while `a` is released where the rewrite cannot follow.
+  auto D = pin(R"cu(static float *make(size_t n) { return (float *)malloc(n * sizeof(float)); }
+static void release(float *p) { free(p); }
+void run(float *d) {
+  float *a = make(1 << 24);
+  cudaMemcpy(a, d, 1 << 26, cudaMemcpyDeviceToHost);
+  release(a);
+  float *b = make(1 << 24);
+  cudaMemcpy(d, b, 1 << 26, cudaMemcpyHostToDevice);
+  free(b);
+})cu");
+  ASSERT_EQ(D.size(), 2u);
+  for (const PinDecision &P : D) {
+    EXPECT_EQ(P.Action, PinAction::Pageable) << P.Name;
+    EXPECT_NE(P.Why.find("released in `release`"), std::string::npos) << P.Why;
+  }
+}
+
 /// returnedAllocationBytes of \p Name in \p Code, each hole written `$N`.
 std::string exportedBytes(const std::string &Code, llvm::StringRef Name, std::string &Why) {
   auto AST = parseCuda("#include <cstdio>\n#include <cstdlib>\nfloat *g;\n" + Code);
