@@ -420,6 +420,21 @@ bool isLegacyStreamParameter(const ParmVarDecl *P, ASTContext &Ctx,
 
 } // namespace
 
+bool isZeroInteger(const Expr *E, ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  Expr::EvalResult R;
+  if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().isZero();
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  const auto *F = V ? dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod()) : nullptr;
+  if (!F || !F->getBody() || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+      !V->getType()->isIntegerType() || V->getType().isVolatileQualified() || !V->getInit() ||
+      !isZeroInteger(V->getInit(), Ctx))
+    return false;
+  return onlyRead(V, F->getBody(), Ctx, /*MayCreate=*/false);
+}
+
 std::string streamKey(const Expr *Stream, const FunctionDecl &F, ASTContext &Ctx) {
   const Expr *E = Stream->IgnoreParenImpCasts();
   std::string Index;

@@ -38,6 +38,11 @@ std::string calleeName(const clang::CallExpr *Call);
 /// True for `0`, `NULL`, `nullptr`, `cudaStreamLegacy`-free null constants.
 bool isNullConstant(const clang::Expr *E, clang::ASTContext &Ctx);
 
+/// Whether \p E is the integer 0 where it is evaluated: a constant
+/// expression (a literal, a `const` or `constexpr` variable, a macro), or a
+/// local integer variable initialised with one that its function only reads.
+bool isZeroInteger(const clang::Expr *E, clang::ASTContext &Ctx);
+
 /// Whether \p S holds a jump (outside lambda bodies): return, goto, throw,
 /// and with \p LoopJumps also break and continue.
 bool containsJump(const clang::Stmt *S, bool LoopJumps = true);

@@ -22,6 +22,8 @@
 #include "streamalloc/Transform/FileRewriter.h"
 #include "streamalloc/Transform/StreamOrderedAlloc.h"
 
+#include "../Access/AstUtil.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -316,11 +318,9 @@ public:
       block(At + "`" + Api->Name.str() +
             "` puts work on the program's own streams in a way the tool does not model");
     if (Api && Api->Kind == ApiKind::DeviceSelect) {
-      const auto *Lit = dyn_cast<IntegerLiteral>(Call->getArg(0)->IgnoreParenImpCasts());
-      if (!Lit || Lit->getValue() != 0)
+      if (!isZeroInteger(Call->getArg(0), Ctx))
         block(At + "`" + Api->Name.str() +
-              "` selects a device other than a literal 0, and the "
-              "stream pool belongs to one device");
+              "` may select a device other than 0, and the stream pool belongs to one device");
     }
     // A launch (its configuration call) or an asynchronous copy or fill on a
     // stream of the program's own is an op CRA models (OwnStreams.h); a
