@@ -12,6 +12,10 @@ the programs (v7) are projects of several translation units: main.cu, part1.cu
 generate_files(seed, size) -> [(name, text)].
 Version 8 adds host templates, host lambdas, classes owning buffers, launch loops and
 helpers whose copies outlive them (v8_used(seed, size) says which a program has).
+Version 9 adds host buffers that a helper allocates and returns (`unsigned int *h =
+make_host7(n);`, `alloc_host<unsigned int>(n)`): static, external, inline-in-a-header,
+other-unit and template makers, with several argument shapes, and makers a tool must leave
+pageable (v9_used(seed, size); fuzz/gen-selftest checks them).
 
 Invariants the generator keeps (see README.md, "Why the programs are valid"):
   * every allocation is fully initialised right after it is made;
@@ -21,13 +25,19 @@ Invariants the generator keeps (see README.md, "Why the programs are valid"):
     range is either identical to or disjoint from each of its input ranges, so each kernel
     is race-free on its own;
   * only integer (uint32, wrap-around) arithmetic; no time, address or thread-order
-    dependent values are printed.
+    dependent values are printed;
+  * (v9) a buffer a helper returns is freed exactly once, the way its helper needs (`p - K`
+    for one that returns its allocation plus K elements; a helper that keeps the pointer in
+    a global holds one live buffer at a time).
 
 Reduction markers: every deletable statement ends with `//@s<ID>`; every deletable
 compound statement (if/for/while, scoped block, helper function) starts on a line ending
 with `//@b{<ID>` and ends on a line ending with `//@b}<ID>`.  Lines without a marker
 (declarations, allocations, initialisation, the final checksums) must be kept; deleting
-any set of marked units leaves a compilable, deterministic program.
+any set of marked units leaves a compilable, deterministic program.  (v9: a maker's
+definition and its calls are unmarked; a static maker is [[maybe_unused]], since a deleted
+block may hold all its calls; the `bump_int(&hnN)` / `std::min(hnN, ..)` after a call is
+a marked statement of its own.)
 """
 
 import argparse
@@ -36,10 +46,10 @@ import os
 import random
 import sys
 
-GENERATOR_VERSION = "8.1"
-# 8.1 changed only the prelude's HostBuf (its malloc'ed buffer in a member of its own, which
-# a tool may pin in the class); the random choices, and so the programs' bodies, are 8's.
-RANDOM_VERSION = "8"
+GENERATOR_VERSION = "9"
+# The seed of the random choices.  8.1 changed only the prelude's HostBuf and kept 8's
+# choices; 9 draws a flag of its own in every program, so every seed's choices changed.
+RANDOM_VERSION = "9"
 
 SYM_N = 1024
 GHOST_N = 1024
@@ -528,9 +538,14 @@ class Gen:
         self.part_chains = {}     # v7: unit -> own_chain helpers defined there
         self.part_decls = []      # v7: declarations for parts.h
         self.used = {"async": 0, "timer": 0, "ifdef": 0, "checkalloc": 0, "streams": 0,
-                     "tmpl": 0, "lambda": 0, "class": 0, "lloop": 0, "pend": 0}
+                     "tmpl": 0, "lambda": 0, "class": 0, "lloop": 0, "pend": 0, "hret": 0}
         self.pend_helpers = []    # v8: helpers whose copies outlive them
         self.pend_defs = {}       # v8: unit -> their definitions
+        self.makers = []          # v9: helpers that allocate and return a host buffer
+        self.tmpl_maker = None    # v9: the program's alloc_host<T> template, once defined
+        self.hret_defs = {}       # v9: unit (or "h": parts.h) -> their definitions
+        self.hret_log = []        # v9: (maker style, argument shape, maker, buffer) per call
+        self.bump_int_used = set()  # v9: units whose functions call bump_int
 
     # -- utilities ---------------------------------------------------------
     def nid(self):
@@ -1131,20 +1146,31 @@ class Gen:
         return True
 
     def pat_temp(self, ctx):
-        """A host buffer (malloc, new[] or pinned) that lives only for a few copies, freed
-        directly or by a helper, sometimes allocated again with another size; sometimes
-        a temporary device buffer too."""
+        """A host buffer (malloc, new[], pinned, or v9: from a helper that allocates and
+        returns it) that lives only for a few copies, freed directly or by a helper,
+        sometimes allocated again with another size; sometimes a temporary device buffer
+        too."""
         dv = self.pick_view(ctx, "dev")
         if not dv:
             return False
         tid = self.nid()
         name = "t%d" % tid
-        kind = self.weighted([(3, "malloc"), (2, "new"), (1, "pinned")])
+        kinds = [(3, "malloc"), (2, "new"), (1, "pinned")]
+        if self.f_hret:
+            kinds.append((2, "hret"))
+        kind = self.weighted(kinds)
         bid = self.emit_open(ctx, "{")
         inner = ctx.child()
+        maker = self.hret_maker(ctx.func.unit) if kind == "hret" else None
+        made = []
 
         def alloc(n, declare):
             decl = "unsigned int *" if declare else ""
+            if kind == "hret":
+                # (the same helper again for a second round)
+                a = self.hret_alloc(inner, name, n, declare, "temphost", maker, view=False)
+                made[:] = [a]
+                return View(a, name, name, 0, n)
             if kind == "malloc":
                 self.emit(inner, "%s%s = (unsigned int *)malloc(%d * sizeof(unsigned int));"
                           % (decl, name, n), mark=False)
@@ -1161,7 +1187,9 @@ class Gen:
             return View(a, name, name, 0, n)
 
         def release():
-            if kind == "malloc":
+            if kind == "hret":
+                self.emit(inner, self.hret_free(made[0]), mark=False)
+            elif kind == "malloc":
                 self.emit(inner, "%s(%s);" % (self.choice(["free", "release_host"]), name),
                           mark=False)
             elif kind == "new":
@@ -1212,7 +1240,7 @@ class Gen:
 
     # -- v3: the program's own asynchronous copies ---------------------------------
     PAGEABLE = ("malloc", "new", "vector", "stack", "global", "struct-host", "tempvec",
-                "cls-host", "uptr")
+                "cls-host", "uptr", "hret")
 
     def legacy_sync(self, ctx):
         self.charge(ctx, 5)
@@ -2126,6 +2154,13 @@ class Gen:
                           mark=False)
                 f.views.append(View(a, "tv%d.data()" % tid, "tv%d" % tid, 0, n, "(int)tv%d.size()"
                                     % tid, "tv%d" % tid))
+        made = None
+        if self.f_hret and self.chance(0.3):
+            # v9: a host buffer from a helper that allocates and returns it, freed before
+            # every return
+            n = self.choice([64, 256, 1000])
+            made = self.hret_alloc(ctx, "htmp%d" % self.nid(), n, True, "temphost")
+            f.cleanup.append(self.hret_free(made))
         # the body
         lo, hi = self.cfg["helper_stmts"]
         self.stmts(ctx, self.r.randint(lo, hi))
@@ -2134,6 +2169,8 @@ class Gen:
         # leaving: release temporaries, compute the result
         for c in f.cleanup:
             self.emit(ctx, c, mark=False)
+        if made:
+            made.alive = False  # (the result below reads no freed buffer)
         if f.ret != "void":
             hv = self.live_views(ctx, "host")
             if hv:
@@ -2800,6 +2837,226 @@ class Gen:
         elif hr is not None:
             self.move(ctx, dr, hr, "H2D", allow_2d=False)  # re-upload
 
+    # -- v9: host buffers that a helper allocates and returns ---------------------------
+    # A maker is a function that allocates a host buffer and returns it, called as
+    # `unsigned int *h = make_host7(512);`.  Its style says where it is defined and what a
+    # tool can do with it: `static` in the caller's unit (a tool may rewrite its allocation
+    # when only the function that frees the buffers calls it), `extern` (external linkage, in
+    # the caller's unit, declared nowhere else), `part` (defined in a part, declared in
+    # parts.h: from another unit its body is out of sight), `inline` (defined in parts.h),
+    # `tmpl` (the program's one `template <typename T> T *alloc_host(size_t n)`), and two a
+    # tool must leave pageable: `past` (returns the allocation plus K elements; the caller
+    # frees `p - K`) and `kept` (also stores the pointer in a global, which `drop_keptN()`
+    # frees, or the caller frees it directly and the global dangles, never read again).
+    HRET_STYLES = ("static", "extern", "part", "inline", "tmpl", "past", "kept")
+    # How the call spells the element count: a literal, a macro, a local integer (`local`,
+    # `local-addr`: its address leaves after the call, through std::min or bump_int), an
+    # expression on a local (`expr`), or one with a side effect (`n++`: a tool must not
+    # evaluate it again).
+    HRET_ARGS = ("const", "macro", "local", "local-addr", "expr", "side")
+
+    def hret_callable(self, m, unit):
+        """Whether unit `unit` can call maker m."""
+        if m["style"] in ("part", "inline"):
+            return True
+        if m["style"] == "tmpl":
+            return m["unit"] == "h" or unit == 0
+        return m["unit"] == unit
+
+    def hret_maker(self, unit):
+        """A maker unit `unit` can call: an existing one (then one function makes several
+        buffers, and may be called from several functions) or a new one."""
+        styles = [(3, "static"), (2, "extern"), (2, "tmpl"), (0.6, "past"), (0.6, "kept")]
+        if self.n_parts:
+            styles += [(1.5, "inline"), (1, "part")]
+        style = self.weighted(styles)
+        if style == "tmpl":
+            if self.tmpl_maker is None:
+                self.tmpl_maker = self.hret_define("tmpl", "h" if self.n_parts else 0)
+            return self.tmpl_maker
+        # a kept maker's global holds one buffer: never two of its buffers alive at once
+        ok = [m for m in self.makers if m["style"] == style and style != "kept"
+              and self.hret_callable(m, unit)]
+        if ok and self.chance(0.5):
+            return self.choice(ok)
+        if style == "part":
+            where = self.r.randint(1, self.n_parts)
+        elif style == "inline":
+            where = "h"
+        else:
+            where = unit
+        return self.hret_define(style, where)
+
+    def hret_bytes(self, T, cnt):
+        """The bytes of `cnt` elements of T, as programs write it."""
+        return self.choice(["(size_t)%s * sizeof(%s)" % (cnt, T), "%s * sizeof(%s)" % (cnt, T),
+                            "sizeof(%s) * %s" % (T, cnt)])
+
+    def hret_define(self, style, unit):
+        """Define a new maker of `style` in `unit` (0: main.cu, k: partk.cu, "h": parts.h)."""
+        mid = self.nid()
+        tmpl = style == "tmpl"
+        T = "T" if tmpl else "unsigned int"
+        ptype = "size_t" if tmpl or self.chance(0.3) else "int"
+        m = dict(style=style, unit=unit, K=0, init=False, kept=None, drop=None)
+        m["name"] = {"past": "make_off%d", "kept": "make_kept%d"}.get(style, "make_host%d") % mid
+        if tmpl:
+            m["name"] = "alloc_host"
+        how = self.weighted([(4, "malloc"), (1.5, "calloc"), (1.5, "aligned"), (1.5, "posix")])
+        if style in ("past", "kept"):
+            how = self.choice(["malloc", "malloc", "calloc"])
+        if style == "past":
+            m["K"] = self.choice([1, 4, 16])
+        cnt = "(n + %d)" % m["K"] if m["K"] else "n"
+        body = []
+        # the allocation, maybe with its size in a local first
+        if how == "calloc":
+            alloc = "(%s *)calloc(%s, sizeof(%s))" % (T, cnt, T)
+        else:
+            nb = self.hret_bytes(T, cnt)
+            if how == "aligned":
+                al = self.choice([64, 256])
+                nb = "(%s + %d) / %d * %d" % (nb, al - 1, al, al)
+            if self.chance(0.3):
+                body.append("  size_t bytes = %s;" % nb)
+                nb = "bytes"
+            if how == "posix":
+                al = self.choice([16, 64, 256])
+                alloc = None
+                body.append("  %s *p = nullptr;" % T)
+                body.append("  if (posix_memalign((void **)&p, %d, %s) != 0)" % (al, nb))
+                body.append("    return nullptr;")
+            elif how == "aligned":
+                alloc = "(%s *)aligned_alloc(%d, %s)" % (T, al, nb)
+            else:
+                alloc = "(%s *)malloc(%s)" % (T, nb)
+        # a maker of unsigned int may fill what it returns (then the caller need not);
+        # calloc's memory is zero already
+        m["init"] = how == "calloc" or (not tmpl and self.chance(0.35))
+        fill = m["init"] and how != "calloc"
+        if style == "kept":
+            m["kept"] = "g_kept%d" % mid
+            m["drop"] = "drop_kept%d" % mid
+            if fill or self.chance(0.5):
+                body.append("  unsigned int *p = %s;" % alloc)
+                body.append("  %s = p;" % m["kept"])
+                ret = "p"
+            else:
+                body.append("  %s = %s;" % (m["kept"], alloc))
+                ret = m["kept"]
+        elif alloc is not None and not fill and style != "past" and self.chance(0.6):
+            ret = alloc
+        else:
+            if alloc is not None:
+                body.append("  %s *p = %s;" % (T, alloc))
+            ret = "p"
+        if fill:
+            body.append("  for (%s i = 0; i < n; ++i) p[%si] = (unsigned int)i * %s + %s;"
+                        % (ptype, "%d + " % m["K"] if m["K"] else "", self.odd(), self.u32()))
+        body.append("  return %s;" % ("p + %d" % m["K"] if m["K"] else ret))
+        sig = "%s *%s(%s n)" % (T, m["name"], ptype)
+        if tmpl:
+            head = ["template <typename T>", sig + " {"]
+        elif style in ("static", "past", "kept"):
+            head = ["[[maybe_unused]] static %s {" % sig]
+        elif style == "inline":
+            head = ["inline %s {" % sig]
+        else:
+            head = [sig + " {"]
+        text = []
+        if m["kept"]:
+            text.append("static unsigned int *%s = nullptr;" % m["kept"])
+        text += head + body + ["}"]
+        if m["drop"]:
+            text += ["[[maybe_unused]] static void %s() {" % m["drop"],
+                     "  free(%s);" % m["kept"], "  %s = nullptr;" % m["kept"], "}"]
+        self.hret_defs.setdefault(unit, []).extend(text + [""])
+        if style == "part":
+            self.part_decls.append("%s;  // part%d.cu" % (sig, unit))
+        if not tmpl:
+            self.makers.append(m)
+        return m
+
+    def hret_arg(self, ctx, v):
+        """The call's argument, of value v, in one of HRET_ARGS' shapes; declares what it
+        needs first.  Returns (shape, text, after): `after` emits what follows the call."""
+        shape = self.weighted([(3, "const"), (1.5, "macro"), (2, "local"), (1.2, "local-addr"),
+                               (2, "expr"), (0.5, "side")])
+        if shape in ("const", "macro"):
+            text = str(v)
+            if shape == "macro":
+                text = "HRET_N%d" % self.nid()
+                value = "(%d * %d)" % (v // 4, 4) if v % 4 == 0 and self.chance(0.3) else str(v)
+                self.hret_defs.setdefault(ctx.func.unit, []).extend(
+                    ["#define %s %s" % (text, value), ""])
+            return shape, text, lambda: None
+        var = "hn%d" % self.nid()
+        typ = self.weighted([(8, "int"), (1, "long"), (1, "size_t")])
+        if shape == "expr":
+            if v % 2 == 0 and self.chance(0.5):
+                init, text = v // 2, self.choice(["%s * 2", "2 * %s"]) % var
+            else:
+                c = self.r.randint(1, 64)
+                init, text = v - c, "%s + %d" % (var, c)
+        else:
+            init, text = v, var + ("++" if shape == "side" else "")
+        self.emit(ctx, "%s %s = %d;" % (typ, var, init), mark=False)
+
+        def after():
+            # the variable's address leaves after the call: it cannot change the value the
+            # call read (only where the call runs once: no loop around both, no goto)
+            if typ == "int" and self.chance(0.5):
+                self.bump_int_used.add(ctx.func.unit)
+                self.emit(ctx, "bump_int(&%s);" % var)
+                return
+            pid = self.nid()
+            self.emit(ctx, 'printf("hn%d %%d\\n", (int)std::min(%s, (%s)%d));'
+                      % (pid, var, typ, self.choice([100, 300, 5000])))
+        return shape, text, after if shape == "local-addr" else (lambda: None)
+
+    def hret_alloc(self, ctx, name, n, declare, kind="hret", maker=None, view=True):
+        """`name = maker(...)`: n elements that a helper allocates and returns, initialised
+        right after (unless the maker did), as an Alloc of `kind` with a.maker set (and,
+        with `view`, a view of the function)."""
+        m = maker or self.hret_maker(ctx.func.unit)
+        a = self.new_alloc(name, "host", kind, n)
+        a.maker = m
+        init = m["init"]
+        if m["style"] == "tmpl":
+            if self.chance(0.15):
+                # another instance: the same bytes as unsigned char, 4n of them
+                shape, arg, after = self.hret_arg(ctx, 4 * n)
+                call = "(unsigned int *)alloc_host<unsigned char>(%s)" % arg
+                init = False
+            else:
+                shape, arg, after = self.hret_arg(ctx, n)
+                call = "alloc_host<unsigned int>(%s)" % arg
+        else:
+            shape, arg, after = self.hret_arg(ctx, n)
+            call = "%s(%s)" % (m["name"], arg)
+        decl = self.choice(["unsigned int *", "unsigned int *", "auto *"]) if declare else ""
+        self.emit(ctx, "%s%s = %s;" % (decl, name, call), mark=False)
+        self.check_alloc(ctx, name)
+        if not init or self.chance(0.5):
+            self.host_init(ctx, name, n)
+        after()
+        self.used["hret"] += 1
+        self.hret_log.append((m["style"], shape, m["name"], name))
+        if view:
+            ctx.func.views.append(View(a, name, name, 0, n))
+        return a
+
+    def hret_free(self, a):
+        """The statement that frees hret buffer a: free, release_host (a helper frees it),
+        or the kept maker's drop function; `p - K` for a past maker."""
+        m = a.maker
+        if m["drop"] and self.chance(0.7):
+            return "%s();" % m["drop"]
+        p = "%s - %d" % (a.name, m["K"]) if m["K"] else a.name
+        # (released by a helper less often than a malloc'ed buffer: a tool keeps that one
+        # pageable, and most of these should be ones it can pin)
+        return "%s(%s);" % ("release_host" if self.chance(0.12) else "free", p)
+
     # -- statements --------------------------------------------------------------
     def stmts(self, ctx, n):
         for _ in range(n):
@@ -2874,7 +3131,9 @@ class Gen:
             self.emit(ctx, "k_fill<<<%d, 128>>>(%s, %s, %d, 0);"
                       % (self.choice([1, 4, 8]), name, self.u32(), n), mark=False)
 
-    def alloc_host(self, ctx, name, kind, n, declare):
+    def alloc_host(self, ctx, name, kind, n, declare, maker=None):
+        if kind == "hret":
+            return self.hret_alloc(ctx, name, n, declare, maker=maker)
         a = self.new_alloc(name, "host", kind, n)
         decl = "unsigned int *" if declare else ""
         if kind == "malloc":
@@ -2932,7 +3191,7 @@ class Gen:
     def op_free(self, ctx):
         f = ctx.func
         cands = [a for a in self.main_allocs if a.alive and a.kind in ("malloc", "new", "pinned",
-                                                                       "cuda", "pool")]
+                                                                       "cuda", "pool", "hret")]
         if not cands:
             return False
         a = self.choice(cands)
@@ -2946,6 +3205,8 @@ class Gen:
         if a.kind == "malloc":
             self.emit(ctx, "%s(%s);" % ("release_host" if self.chance(0.25) else "free", a.name),
                       mark)
+        elif a.kind == "hret":
+            self.emit(ctx, self.hret_free(a), mark)
         elif a.kind == "new":
             self.emit(ctx, ("release_host_arr(%s);" if self.chance(0.25) else "delete[] %s;")
                       % a.name, mark)
@@ -2968,7 +3229,9 @@ class Gen:
             old = self.choice(dead)
             n = self.choice([256, 512, 1000, 1024, 2048])
             if old.space == "host":
-                a = self.alloc_host(ctx, old.name, old.kind, n, False)
+                # (v9: a helper's buffer comes from the same helper again)
+                a = self.alloc_host(ctx, old.name, old.kind, n, False,
+                                    maker=getattr(old, "maker", None))
             else:
                 a = self.alloc_dev(ctx, old.name, n, False)
             self.main_allocs.remove(old)
@@ -3016,13 +3279,17 @@ class Gen:
         sizes = [256, 512, 1000, 1024, 2048, 4096]
         need_vec = any(p.kind == "vec" for h in self.helpers for p in h.params)
         for i in range(self.r.randint(lo, hi)):
-            kind = self.weighted([(3, "malloc"), (2, "new"), (2, "vector"), (1, "stack"),
-                                  (2, "pinned")])
+            kinds = [(3, "malloc"), (2, "new"), (2, "vector"), (1, "stack"), (2, "pinned")]
+            if self.f_hret:
+                kinds.append((3, "hret"))  # v9: a buffer a helper allocates and returns
+            kind = self.weighted(kinds)
             if need_vec and i == 0:
                 kind = "vector"
+            elif self.f_hret and i == (1 if need_vec else 0):
+                kind = "hret"  # at least one in a program picked for it
             n = self.choice(sizes)
             name = "%s%d" % ({"malloc": "h", "new": "h", "pinned": "hp", "vector": "v",
-                              "stack": "s"}[kind], i)
+                              "stack": "s", "hret": "hr"}[kind], i)
             if kind == "vector":
                 a = self.new_alloc(name, "host", "vector", n)
                 self.emit(ctx, "std::vector<unsigned int> %s(%d, %s);" % (name, n, self.u32()),
@@ -3194,8 +3461,9 @@ class Gen:
             self.emit(ctx.child(), "CHECK(cudaStreamDestroy(us[si]));", mark=False)
         if self.f_timer:
             self.timer_release(ctx)
-        if self.chance(0.3) and not self.f_class:
-            # (v8: not with DevBuf / HostBuf in main: their destructors run after it)
+        if self.chance(0.1 if self.f_hret else 0.3) and not self.f_class:
+            # (v8: not with DevBuf / HostBuf in main: their destructors run after it; v9:
+            # rarer with helpers' buffers, which a tool keeps pageable where a reset follows)
             self.api(ctx, "cudaDeviceReset()", mark=False)
         self.emit(ctx, "return 0;", mark=False)
         return f
@@ -3219,6 +3487,8 @@ class Gen:
         self.f_class = self.chance(0.4)
         self.f_lloop = self.chance(0.35)
         self.f_pend = self.chance(0.45)
+        # v9: host buffers that a helper allocates and returns
+        self.f_hret = self.chance(0.35)
         lo, hi = self.cfg["helpers"]
         n_helpers = self.r.randint(lo, hi) + self.n_parts
         if self.n_parts:
@@ -3235,6 +3505,7 @@ class Gen:
         if self.n_parts:
             out.append('#include "parts.h"')
             out.append("")
+        out += self.hret_unit_defs(0)
         out += self.pend_defs.get(0, [])
         out += self.helper_defs(0)
         out += self.stream_helpers
@@ -3247,6 +3518,7 @@ class Gen:
             out.append(PART_PRELUDE)
             out.append('#include "parts.h"')
             out.append("")
+            out += self.hret_unit_defs(u)
             out += self.pend_defs.get(u, [])
             out += self.helper_defs(u)
             out += self.part_chains.get(u, [])
@@ -3255,10 +3527,20 @@ class Gen:
             out = ["// Functions the units of this program define for each other (generated by",
                    "// fuzz/gen.py, GENERATOR_VERSION %s seed %d size %s)."
                    % (GENERATOR_VERSION, self.seed, self.size),
-                   "#pragma once", "#include <vector>", "#include <cuda_runtime.h>", "",
+                   "#pragma once"] + (["#include <cstdlib>"] if "h" in self.hret_defs else []) + [
+                   "#include <vector>", "#include <cuda_runtime.h>", "",
                    "struct Buf;", ""] + self.part_decls
+            if "h" in self.hret_defs:
+                out += [""] + self.hret_defs["h"][:-1]  # (v9: inline makers, alloc_host<T>)
             files.append(("parts.h", "\n".join(out) + "\n"))
         return files
+
+    def hret_unit_defs(self, unit):
+        """v9: the makers a unit defines, and the bump_int its functions call."""
+        out = []
+        if unit in self.bump_int_used:
+            out += ["[[maybe_unused]] static void bump_int(int *p) { *p += 1; }", ""]
+        return out + self.hret_defs.get(unit, [])
 
     def header(self, what):
         return ["// StreamAlloc differential fuzz program%s (generated by fuzz/gen.py)." % what,
@@ -3307,6 +3589,18 @@ def v8_used(seed, size="small"):
     g = Gen(seed, size)
     g.program()
     return {k: g.used[k] for k in V8_CONSTRUCTS if g.used[k]}
+
+
+V9_CONSTRUCTS = ("hret",)
+
+
+def v9_used(seed, size="small"):
+    """The v9 constructs the program of (seed, size) emits, as {name: count}: hret (calls of
+    helpers that allocate and return a host buffer; Gen.hret_log lists each call's maker
+    style and argument shape)."""
+    g = Gen(seed, size)
+    g.program()
+    return {k: g.used[k] for k in V9_CONSTRUCTS if g.used[k]}
 
 
 def is_multi(seed, size="small"):
