@@ -355,8 +355,8 @@ private:
     auto [Known, New] = HelperReturns.try_emplace(Def);
     if (New)
       Known->second = traceHelperReturns(*Def, Ctx);
-    if (!Known->second.Why.empty())
-      return Refuse(Known->second.Why == "-" ? "" : Known->second.Why);
+    if (!Known->second.Traced)
+      return Refuse(Known->second.Why);
     for (const Expr *S : Known->second.Sites)
       T.recordSite(S);
     // Each call is a buffer of the group.
@@ -380,9 +380,10 @@ private:
   }
 
   /// What a helper rewritten for its callers returns: the allocations its
-  /// returns give back, or why they cannot be pinned ("-": no reason beyond
-  /// the helper's name).
+  /// returns give back, or (not Traced) why they cannot be pinned, which may
+  /// say nothing beyond the helper's name.
   struct HelperReturnsTrace {
+    bool Traced = false;
     std::vector<const Expr *> Sites;
     std::string Why;
   };
@@ -394,15 +395,16 @@ private:
     PointerGroupTracer Helper(Ctx, Def, Inner, Uses);
     std::vector<const ReturnStmt *> Returns = returnsOf(Def);
     if (Returns.empty())
-      return {{}, "which does not return a value"};
+      return {false, {}, "which does not return a value"};
     for (const ReturnStmt *R : Returns)
       if (!R->getRetValue() || !Helper.traceReturnedValue(R->getRetValue()))
-        return {{}, Helper.Why.empty() ? "-" : "allocated there: " + Helper.Why};
+        return {false, {}, Helper.Why.empty() ? "" : "allocated there: " + Helper.Why};
     if (!Helper.Releases.empty())
-      return {{},
+      return {false,
+              {},
               "which also releases it (line " + std::to_string(Helper.lineOf(Helper.Releases[0])) +
                   ")"};
-    return {Helper.Sites, ""};
+    return {true, Helper.Sites, ""};
   }
 };
 

@@ -135,13 +135,21 @@ std::optional<std::string> constantText(const Expr *E, const ASTContext &Ctx) {
   return V.isNegative() ? "(" + Text + ")" : Text;
 }
 
+/// The first reason a side of the restatement gave up, for the report.
+struct FirstReason {
+  std::string Why;
+  std::nullopt_t fail(const std::string &Reason) {
+    if (Why.empty())
+      Why = Reason;
+    return std::nullopt;
+  }
+};
+
 /// The callee's side: its expression as a formula over its arguments.
-class CalleeSide {
+class CalleeSide : public FirstReason {
 public:
   CalleeSide(const FunctionDecl &Callee, VariableUses &Uses)
       : Ctx(Callee.getASTContext()), Callee(Callee), Uses(Uses) {}
-
-  std::string Why;
 
   std::optional<ArgumentFormula> formula(const Expr *E, unsigned Depth = 0) {
     if (Depth > 16)
@@ -207,11 +215,6 @@ private:
   const FunctionDecl &Callee;
   VariableUses &Uses;
 
-  std::nullopt_t fail(const std::string &Reason) {
-    if (Why.empty())
-      Why = Reason;
-    return std::nullopt;
-  }
   std::optional<std::string> type(QualType T) {
     if (std::optional<std::string> Name = integerType(T, Ctx))
       return Name;
@@ -220,12 +223,10 @@ private:
 };
 
 /// The caller's side: the arguments the formula's holes stand for.
-class CallerSide {
+class CallerSide : public FirstReason {
 public:
   CallerSide(const CallExpr &Call, const FunctionDecl &Caller, VariableUses &Uses)
       : Ctx(Caller.getASTContext()), Call(Call), Caller(Caller), Uses(Uses) {}
-
-  std::string Why;
 
   /// The call's argument \p Index, parenthesised, or its value.
   std::optional<std::string> argument(unsigned Index) {
@@ -259,11 +260,6 @@ private:
   const FunctionDecl &Caller;
   VariableUses &Uses;
 
-  std::nullopt_t fail(const std::string &Reason) {
-    if (Why.empty())
-      Why = Reason;
-    return std::nullopt;
-  }
   bool refuse(const std::string &Reason) {
     fail(Reason);
     return false;
