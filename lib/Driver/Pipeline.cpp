@@ -1166,12 +1166,18 @@ private:
         if (!Dropped.empty())
           Cra = Analyse(Dropped, Plan);
         std::vector<unsigned> Misplaced = Rewriter.misplacedWaits(FA, Cra);
-        if (Misplaced.empty())
-          break;
         for (unsigned Op : Misplaced) {
           Blocked[Op] = "the wait it needs would fall inside a macro expansion before it";
           Carried[FA.ops()[Op].Call] = Blocked[Op];
         }
+        // The expansions of one macro argument share its text: they run
+        // alike, or all stay synchronous.
+        std::vector<std::pair<unsigned, std::string>> Unlike =
+            Rewriter.expansionsRunningUnlike(FA, Blocked, Cra, Plan);
+        for (auto &[Op, Why] : Unlike)
+          Carried[FA.ops()[Op].Call] = Blocked[Op] = std::move(Why);
+        if (Misplaced.empty() && Unlike.empty())
+          break;
       }
       // A group is converted whole or not at all: an allocation or release
       // that stays synchronous (in a condition, a macro body, ...) keeps its

@@ -728,19 +728,42 @@ FileRewriter::~FileRewriter() = default;
 std::vector<std::string> FileRewriter::rewritability(const FunctionAccesses &FA) const {
   P->selectFileOf(FA.function().getLocation());
   std::vector<std::string> Why(FA.ops().size());
-  llvm::DenseMap<unsigned, unsigned> SeenAt;
-  for (const GpuOp &Op : FA.ops()) {
+  for (const GpuOp &Op : FA.ops())
     Why[Op.Id] = P->whyNotRewritable(Op);
-    if (!Why[Op.Id].empty())
-      continue;
-    unsigned End = *P->opEnd(Op);
-    auto [It, New] = SeenAt.try_emplace(End, Op.Id);
-    if (!New) {
-      Why[Op.Id] = Why[It->second] = "it is spelled in a macro argument that is expanded more "
-                                     "than once";
-    }
-  }
   return Why;
+}
+
+std::vector<std::pair<unsigned, std::string>>
+FileRewriter::expansionsRunningUnlike(const FunctionAccesses &FA,
+                                      const std::vector<std::string> &Blocked, const CraResult &Cra,
+                                      const StreamPlan &Plan) const {
+  P->selectFileOf(FA.function().getLocation());
+  std::map<unsigned, std::vector<unsigned>> ByEnd;
+  for (const GpuOp &Op : FA.ops())
+    if (std::optional<unsigned> End = P->opEnd(Op))
+      ByEnd[*End].push_back(Op.Id);
+  std::vector<std::pair<unsigned, std::string>> Unlike;
+  for (const auto &[End, Ops] : ByEnd) {
+    auto RunsLikeFirst = [&, First = Ops.front()](unsigned Op) {
+      return Cra.Ops[Op].Async == Cra.Ops[First].Async && Plan.StreamOf[Op] == Plan.StreamOf[First];
+    };
+    if (llvm::all_of(Ops, RunsLikeFirst))
+      continue;
+    // The reason one expansion stays synchronous explains the others.
+    std::string Why = "it is spelled in a macro argument that is expanded more than once, and "
+                      "its expansions would not run alike";
+    for (unsigned Op : Ops)
+      if (!Cra.Ops[Op].Async) {
+        const std::string &Its = Blocked[Op].empty() ? Cra.Ops[Op].WhySync : Blocked[Op];
+        Why += " (the one on line " + std::to_string(FA.ops()[Op].Line) +
+               " stays synchronous: " + Its + ")";
+        break;
+      }
+    for (unsigned Op : Ops)
+      if (Blocked[Op].empty())
+        Unlike.push_back({Op, Why});
+  }
+  return Unlike;
 }
 
 std::vector<unsigned> FileRewriter::misplacedWaits(const FunctionAccesses &FA,
@@ -821,8 +844,11 @@ std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, cons
             {std::move(Call), describeWait(Cra.Waits[I], FA)});
   std::vector<std::pair<unsigned, std::string>> InlineCloses;
   P->wrapBodies(Cra.Wrapped, EndWaits, InlineCloses);
+  // The expansions of one spelling agree on the stream (sharedSpellings()):
+  // the text is edited once.
+  std::set<unsigned> RewrittenEnds;
   for (const GpuOp &Op : FA.ops())
-    if (Plan.StreamOf[Op.Id])
+    if (Plan.StreamOf[Op.Id] && RewrittenEnds.insert(P->opEnd(Op).value_or(~0u)).second)
       P->rewriteOp(Op, *Plan.StreamOf[Op.Id]);
   // Records first: at an offset shared with a wait, the record must come
   // before the wait (the wait may be for that very event).

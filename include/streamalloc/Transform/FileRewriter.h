@@ -50,6 +50,15 @@ public:
   /// Per op id: why the op cannot be rewritten in place (empty if it can).
   std::vector<std::string> rewritability(const FunctionAccesses &FA) const;
 
+  /// Ops that are expansions of one spelling (a macro argument expanded more
+  /// than once: `if (x != 0) report(x);`) share the one edit of that text, so
+  /// they must agree on whether and on which stream they run asynchronously.
+  /// Returns, for each op of a group that does not agree and is not already
+  /// in \p Blocked, why it must stay synchronous.
+  std::vector<std::pair<unsigned, std::string>>
+  expansionsRunningUnlike(const FunctionAccesses &FA, const std::vector<std::string> &Blocked,
+                          const CraResult &Cra, const StreamPlan &Plan) const;
+
   /// Ops covered by a wait that the source text would put before them (a
   /// statement and an op from one macro expansion); they must stay synchronous.
   std::vector<unsigned> misplacedWaits(const FunctionAccesses &FA, const CraResult &Cra) const;
