@@ -367,7 +367,7 @@ void AccessWalker::visitCall(const CallExpr *Call) {
     }
     return;
   }
-  Out.MayBlock = true;
+  Out.MayBlock = Out.CallsUnseen = true;
   unknown(Target.Why);
 }
 
@@ -387,7 +387,7 @@ void AccessWalker::visitConstruct(const CXXConstructExpr *CE, const LValue *Cons
   if (Target.Def)
     return applySummary(C, *Target.Def);
   if (!Device) {
-    Out.MayBlock = true;
+    Out.MayBlock = Out.CallsUnseen = true;
     unknown(Target.Why);
   }
 }
@@ -411,7 +411,7 @@ void AccessWalker::visitDestructor(const CXXRecordDecl *RD, const LValue &Object
     C.Site = Site;
     return applySummary(C, *Def);
   }
-  Out.MayBlock = true;
+  Out.MayBlock = Out.CallsUnseen = true;
   unknown(std::string("destructor called by ") + What);
 }
 
@@ -441,6 +441,7 @@ void AccessWalker::applySummary(const CallSite &C, const FunctionDecl &Callee) {
       add(Pts.instantiate(A.Object, C, S), Mode);
   }
   Out.CalleesPerformGpuOps |= S.PerformsGpuOps;
+  Out.CalleesMayBlockDifferently |= S.PerformsGpuOps && !Pts.callees().blocksAsWritten(&Callee);
   if (S.WritesOutput)
     Out.Host.add(OutputObject, WriteAccess);
   Out.ResetsDevice |= S.ResetsDevice;
@@ -450,8 +451,11 @@ void AccessWalker::applySummary(const CallSite &C, const FunctionDecl &Callee) {
   // A callee that synchronises the device before it reads the clock needs
   // no wait before the call: the output keeps that sync.
   Out.ReadsTimer |= S.ReadsTimer && !S.SyncsDeviceBeforeTimer;
-  if (uint8_t Mode = HostSide ? S.UnknownHost | S.UnknownDeviceHostSide : S.unknownMode())
+  if (uint8_t Mode = HostSide ? S.UnknownHost | S.UnknownDeviceHostSide : S.unknownMode()) {
     unknown("`" + Callee.getNameAsString() + "` reaches " + S.UnknownWhy, Mode);
+    // What reaches that memory may be a call it cannot see either.
+    Out.CallsUnseen |= !Pts.callees().blocksAsWritten(&Callee);
+  }
 }
 
 void AccessWalker::visitApiCall(const CallSite &C, const ApiFunction &Api) {

@@ -922,6 +922,10 @@ void FunctionSummaries::setLeftAsWritten(const FunctionDecl *F, bool CompletesEa
   P->LeftAsWritten[F->getCanonicalDecl()] = CompletesEarlierWork;
 }
 
+void FunctionSummaries::setBlocksAsWritten(const FunctionDecl *F) {
+  P->BlocksAsWritten.insert(F->getCanonicalDecl());
+}
+
 void FunctionSummaries::setPendingWorkStream(const FunctionDecl *F,
                                              std::optional<unsigned> Stream) {
   if (Stream)
@@ -934,6 +938,7 @@ FunctionSummaries::Findings FunctionSummaries::findings() const {
   Findings F;
   F.LeftAsWritten.assign(P->LeftAsWritten.begin(), P->LeftAsWritten.end());
   F.PendingWork.assign(P->PendingWork.begin(), P->PendingWork.end());
+  F.BlocksAsWritten.assign(P->BlocksAsWritten.begin(), P->BlocksAsWritten.end());
   return F;
 }
 
@@ -942,6 +947,8 @@ void FunctionSummaries::restore(const Findings &F) {
   P->LeftAsWritten.insert(F.LeftAsWritten.begin(), F.LeftAsWritten.end());
   P->PendingWork.clear();
   P->PendingWork.insert(F.PendingWork.begin(), F.PendingWork.end());
+  P->BlocksAsWritten.clear();
+  P->BlocksAsWritten.insert(F.BlocksAsWritten.begin(), F.BlocksAsWritten.end());
 }
 
 std::optional<unsigned> FunctionSummaries::pendingWorkStream(const FunctionDecl *F) const {

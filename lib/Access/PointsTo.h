@@ -125,6 +125,9 @@ public:
   /// Whether the output keeps every GPU op of \p Def as written, on the
   /// legacy default stream (FunctionSummaries::setLeftAsWritten).
   virtual bool leftAsWritten(const clang::FunctionDecl *Def) const = 0;
+  /// Whether the output blocks the host in \p Def exactly where the original
+  /// does (FunctionSummaries::setBlocksAsWritten).
+  virtual bool blocksAsWritten(const clang::FunctionDecl *Def) const = 0;
   /// Whether every call of \p Def, left as written, returns only once all
   /// the device work queued before the call is complete.
   virtual bool completesEarlierWork(const clang::FunctionDecl *Def) const = 0;

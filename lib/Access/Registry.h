@@ -27,6 +27,9 @@ struct FunctionSummaries::Impl : CalleeSummaries {
   bool leftAsWritten(const clang::FunctionDecl *Def) const override {
     return LeftAsWritten.count(Def->getCanonicalDecl());
   }
+  bool blocksAsWritten(const clang::FunctionDecl *Def) const override {
+    return BlocksAsWritten.contains(Def->getCanonicalDecl());
+  }
   bool completesEarlierWork(const clang::FunctionDecl *Def) const override {
     auto It = LeftAsWritten.find(Def->getCanonicalDecl());
     return It != LeftAsWritten.end() && It->second;
@@ -37,6 +40,8 @@ struct FunctionSummaries::Impl : CalleeSummaries {
   }
   /// Functions left as written, and whether a call completes earlier work.
   llvm::DenseMap<const clang::FunctionDecl *, bool> LeftAsWritten;
+  /// Functions whose output blocks the host where the original does.
+  llvm::DenseSet<const clang::FunctionDecl *> BlocksAsWritten;
   /// Functions that return with work pending, and its stream.
   llvm::DenseMap<const clang::FunctionDecl *, unsigned> PendingWork;
 

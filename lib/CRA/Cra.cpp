@@ -507,7 +507,7 @@ private:
   /// asynchronous, or it runs code the analysis cannot see. (A sync of the
   /// program's own, a call left as written and a host call do the same in both.)
   bool blockingChanges(const StmtAccesses &A, llvm::ArrayRef<unsigned> Async, bool Inside) const {
-    return Inside || A.CalleesPerformGpuOps || A.Host.touchesUnknown() ||
+    return Inside || A.CalleesMayBlockDifferently || A.CallsUnseen ||
            llvm::any_of(Async, [&](unsigned Op) { return blocksInOriginal(FA.ops()[Op], FA); }) ||
            llvm::any_of(A.SyncCalls,
                         [&](const Expr *Call) { return llvm::is_contained(IgnoredSyncs, Call); });

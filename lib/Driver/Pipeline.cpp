@@ -1218,6 +1218,13 @@ private:
     if (llvm::none_of(Cra.Ops, [](const OpDecision &D) { return D.Async; }) &&
         llvm::none_of(FA.ops(), [](const GpuOp &Op) { return Op.HasUserStream; }))
       Device.setLeftAsWritten(&F, callCompletesEarlierWork(FA));
+    // And on this: a call of it completes the caller's work on the program's
+    // own streams where the original's did (with nothing asynchronous, no
+    // sync is removed either).
+    if (StmtAccesses Body = FA.accessesOf(F.getBody());
+        llvm::none_of(Cra.Ops, [](const OpDecision &D) { return D.Async; }) &&
+        !Body.CalleesMayBlockDifferently && !Body.CallsUnseen)
+      Device.setBlocksAsWritten(&F);
     assert(Cra.Ops.size() == FA.ops().size() && Plan.StreamOf.size() == FA.ops().size() &&
            "the final analysis and plan are for this function's ops");
     assert(Plan.WaitStreams.size() == Cra.Waits.size() &&

@@ -110,6 +110,14 @@ struct StmtAccesses {
   /// or a call of a function that may return before such work is done).
   bool EnqueuesOnOwnStreams = false;
   bool CalleesPerformGpuOps = false; ///< calls a function that enqueues device work
+  /// Calls a function that enqueues device work and may, in the output, block
+  /// the host where the original did not or not where it did (any but those
+  /// of FunctionSummaries::setBlocksAsWritten).
+  bool CalleesMayBlockDifferently = false;
+  /// Calls a function the analysis cannot see (no body, no model, no
+  /// summary), or one that reaches memory it cannot name and may itself do
+  /// so: whether and where that blocks in the output is not known.
+  bool CallsUnseen = false;
   /// Calls a function whose GPU ops the output leaves as written
   /// (FunctionSummaries::setLeftAsWritten): then HostSide is Host without
   /// what those ops do in the legacy stream's order.

@@ -181,16 +181,25 @@ public:
   /// every call returns only once the work queued before it is complete (a
   /// device sync or a blocking copy to the host that always runs).
   void setLeftAsWritten(const clang::FunctionDecl *F, bool CompletesEarlierWork);
+  /// The driver's finding that the output of \p F blocks the host exactly
+  /// where the original does: none of its GPU ops runs asynchronously (ops on
+  /// the program's own streams stay as written), none of its syncs is
+  /// removed, and every function it calls that enqueues device work blocks
+  /// as written too. A caller's pending work on the program's own streams is
+  /// then completed by a call of \p F exactly as in the original.
+  void setBlocksAsWritten(const clang::FunctionDecl *F);
   /// The driver's finding that \p F returns with GPU work still pending on
   /// stream \p Stream of the tool's pool (none: it waits for its work before
   /// returning). Each call of it is then an op of the caller's
   /// (GpuOpKind::CallWork) on that stream.
   void setPendingWorkStream(const clang::FunctionDecl *F, std::optional<unsigned> Stream);
-  /// The driver's findings so far (setLeftAsWritten, setPendingWorkStream),
+  /// The driver's findings so far (setLeftAsWritten, setPendingWorkStream,
+  /// setBlocksAsWritten),
   /// to go back to after trial analyses.
   struct Findings {
     std::vector<std::pair<const clang::FunctionDecl *, bool>> LeftAsWritten;
     std::vector<std::pair<const clang::FunctionDecl *, unsigned>> PendingWork;
+    std::vector<const clang::FunctionDecl *> BlocksAsWritten;
   };
   Findings findings() const;
   void restore(const Findings &F);
