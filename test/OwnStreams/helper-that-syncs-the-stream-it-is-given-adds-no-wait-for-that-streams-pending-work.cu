@@ -40,7 +40,7 @@ void run(const float *h_in, float *sums, int rounds, int n, cudaStream_t &stream
     cudaMemcpyAsync(d_in, h_in + r * n, n * sizeof(float), cudaMemcpyHostToDevice, stream);
     square<<<(n + 127) / 128, 128, 0, stream>>>(d_in, d_out, n);
     // CHECK: square<<<(n + 127) / 128, 128, 0, stream>>>(d_in, d_out, n);
-    // CHECK-NEXT: sumOnStream(&sums[r], d_out, n, stream);
+    // CHECK: sumOnStream(&sums[r], d_out, n, stream);
     sumOnStream(&sums[r], d_out, n, stream);
   }
 }
