@@ -263,12 +263,15 @@ class SummarizeReadsResultsOlderThanTheSourceColumn(unittest.TestCase):
             progs = [{"name": n, "dir": "src/%s-cuda" % n, "tus": ["main.cu"], "measured": True}
                      for n in ("edited", "same")]
             corpuslib.save_manifest({"programs": progs}, os.path.join(t, "manifest.json"))
+            header = [op(3, True, "k.h"), op(4, False, "k.h")]
             for n, changed in (("edited", True), ("same", False)):
                 os.makedirs(os.path.join(t, "reports", n))
                 with open(corpuslib.report_path(os.path.join(t, "reports"), n), "w") as f:
+                    # Two units that include one header: its ops are counted once.
                     json.dump({"files": [unit_report(
-                        "main.cu", changed=changed,
-                        included=[{"file": "k.h", "changed": False}])]}, f)
+                        u, [op(9, changed)] + header, changed=changed, streams=2,
+                        included=[{"file": "k.h", "changed": False}])
+                        for u in ("main.cu", "other.cu")]}, f)
             with open(os.path.join(t, "results.tsv"), "w") as f:
                 f.write("program\toriginal_s\toriginal_spread\ttransformed_s\t"
                         "transformed_spread\tspeedup\tmatch\tstatus_original\t"
@@ -276,7 +279,9 @@ class SummarizeReadsResultsOlderThanTheSourceColumn(unittest.TestCase):
                         "edited\t1.0\t0.02\t0.8\t0.03\t1.2500\tyes\tok\tok\n"
                         "same\t1.0\t0.04\t0.85\t0.03\t1.1700\tyes\tok\tok\n")
             page = summarize(os.path.join(t, "manifest.json"), os.path.join(t, "reports"), t)
-        self.assertIn("| same | - | 1.00x (identical source; A/A 1.17x) | yes |", page)
+        self.assertIn("| same | - | 1.00x (identical source; A/A 1.17x) | yes | 1 / 4 | 0 | 2 |",
+                      page)
+        self.assertIn("| edited | - | 1.25x | yes | 3 / 4 |", page)
         self.assertIn("1.250x over 1 changed", page)
         self.assertIn("1.118x over all 2", page)
         self.assertIn("spread of the originals 0.030 (2 programs)", page)
