@@ -34,10 +34,11 @@ PASS_RE = re.compile(r"\bPASS(ED)?\b", re.IGNORECASE)
 FAIL_RE = re.compile(r"\bFAIL(ED|URE)?\b", re.IGNORECASE)
 VERDICT_RE = re.compile(r"\b(PASS(ED)?|FAIL(ED|URE)?)\b", re.IGNORECASE)
 
-# Suffix of a transformed translation unit, written beside the original so that its
-# relative includes resolve exactly as the original's do.
+# Suffix of a program's transformed variant: a sibling folder of the program's folder
+# (src/NAME-cuda.sa beside src/NAME-cuda) holding only the files the tool wrote, with the
+# program folder's layout, so that includes of files outside the program ("../x/y.h")
+# resolve from it as they do from the original.
 SA_TAG = ".sa"
-
 
 def load_manifest(path=MANIFEST):
     with open(path) as f:
@@ -61,20 +62,63 @@ def select(programs, only):
     return [p for p in programs if p["name"] in wanted]
 
 
-def transformed_name(tu):
-    stem, ext = os.path.splitext(tu)
-    return stem + SA_TAG + ext
-
-
 def is_cuda_tu(tu):
     return tu.endswith(".cu")
 
 
-def variant_tus(prog, variant):
-    """The files nvcc compiles for one variant (only .cu files are transformed)."""
+def cuda_tus(prog):
+    """The program's .cu units: the inputs of the tool's run over the program."""
+    return [t for t in prog["tus"] if is_cuda_tu(t)]
+
+
+def variant_dir(prog_dir):
+    """The folder of a program's transformed variant (written by corpus/transform)."""
+    return os.path.normpath(prog_dir) + SA_TAG
+
+
+def variant_files(vdir):
+    """Paths, relative to the variant folder, of every file in it (sorted)."""
+    out = []
+    for d, _, names in os.walk(vdir):
+        out += [os.path.relpath(os.path.join(d, n), vdir) for n in names]
+    return sorted(out)
+
+
+def include_flags(flags, vdir, prog_dir):
+    """The program's flags for a compile in the variant folder: each relative -I folder
+    twice, the variant's first (its rewritten headers win) and then the original's (for
+    every file the tool did not write); everything else as it is."""
+    out, i = [], 0
+    while i < len(flags):
+        a = flags[i]
+        if a == "-I" and i + 1 < len(flags):
+            path, i = flags[i + 1], i + 2
+        elif a.startswith("-I") and len(a) > 2:
+            path, i = a[2:], i + 1
+        else:
+            out.append(a)
+            i += 1
+            continue
+        folders = [path]
+        if not os.path.isabs(path):
+            original = os.path.relpath(os.path.join(prog_dir, path), vdir)
+            if os.path.normpath(original) != os.path.normpath(path):
+                folders.append(original)
+        out += ["-I" + f for f in folders]
+    return out
+
+
+def variant_build(prog, prog_dir, variant):
+    """(folder to compile in, units, flags) of one variant of a program. The transformed
+    variant is compiled in its own folder, so that relative includes find the rewritten
+    files first and __FILE__ names the units as in the original; its non-CUDA units (never
+    transformed) are the original files."""
     if variant == "original":
-        return list(prog["tus"])
-    return [transformed_name(t) if is_cuda_tu(t) else t for t in prog["tus"]]
+        return prog_dir, list(prog["tus"]), list(prog.get("flags", []))
+    vdir = variant_dir(prog_dir)
+    tus = [t if is_cuda_tu(t) else os.path.relpath(os.path.join(prog_dir, t), vdir)
+           for t in prog["tus"]]
+    return vdir, tus, include_flags(prog.get("flags", []), vdir, prog_dir)
 
 
 # What the tool did to a program's source, which decides whether its transformed
@@ -83,23 +127,82 @@ CHANGED, UNCHANGED, NO_SOURCE = "changed", "unchanged", "no-source"
 
 
 def source_change(prog, prog_dir):
-    """CHANGED if the tool rewrote at least one .cu unit of the program, UNCHANGED if every
-    TU.sa.cu is byte-identical to its TU.cu (then both variants are built from the same
-    source and timing them measures only noise), NO_SOURCE if a transformed unit is
-    missing. A missing original counts as CHANGED: nothing is proven identical, and the
-    build reports the problem."""
-    result = UNCHANGED
-    for tu in prog["tus"]:
-        if not is_cuda_tu(tu):
-            continue
-        orig = os.path.join(prog_dir, tu)
-        tran = os.path.join(prog_dir, transformed_name(tu))
-        if not os.path.exists(tran):
-            return NO_SOURCE
-        if result == UNCHANGED and (not os.path.exists(orig)
-                                    or not filecmp.cmp(orig, tran, shallow=False)):
-            result = CHANGED
-    return result
+    """CHANGED if a file of the program's variant folder (its .cu units and the project
+    files they include, as the tool wrote them) differs from the original file,
+    UNCHANGED if every one is byte-identical (then both variants are built from the same
+    source and timing them measures only noise), NO_SOURCE if the variant lacks one of
+    the program's .cu units (the tool failed on it). A written file without an original
+    counts as CHANGED: nothing is proven identical."""
+    vdir = variant_dir(prog_dir)
+    if not all(os.path.isfile(os.path.join(vdir, t)) for t in cuda_tus(prog)):
+        return NO_SOURCE
+    for rel in variant_files(vdir):
+        orig = os.path.join(prog_dir, rel)
+        if not os.path.isfile(orig) or not filecmp.cmp(orig, os.path.join(vdir, rel),
+                                                       shallow=False):
+            return CHANGED
+    return UNCHANGED
+
+
+def report_path(reports, name):
+    """The JSON report of the tool's run over one program."""
+    return os.path.join(reports, name, "program.json")
+
+
+def load_report(reports, name):
+    """The program's JSON report, or None when there is none or it does not parse."""
+    try:
+        with open(report_path(reports, name)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+# Lists of a unit's report whose records say in which file they lie (`file`, absent for
+# the unit itself).
+RECORD_LISTS = ("ops", "waits", "host_buffers", "syncs", "clock_reads", "functions", "loops")
+
+
+def _rank(rec):
+    """Which unit's view of a file file_records keeps: its own unit's, else one with
+    records, else any."""
+    if not rec["included"]:
+        return 2
+    return 1 if any(rec.get(k) for k in RECORD_LISTS) else 0
+
+
+def file_records(report):
+    """The report of one run over several units, split by file: {path relative to the
+    program folder: {"unit": the input whose report holds it, "included": bool,
+    "changed": bool (as the report says), "left_as_written": reason or "",
+    "file_blockers": [...], and each of RECORD_LISTS}}. A project file that several
+    units include is analysed in each of them alike (a rewritten one only when they all
+    ask for the same text); its records are taken from one unit only, so that nothing
+    is counted twice: a unit's own file from its own report (another unit that includes
+    it leaves it as written), an included file from the first unit with records of it."""
+    files = {}
+    for unit in (report or {}).get("files", []):
+        name = os.path.normpath(unit["file"])
+        mine = {name: {"unit": name, "included": False, "changed": bool(unit.get("changed")),
+                       "left_as_written": "", "file_blockers": list(unit.get("file_blockers",
+                                                                              []))}}
+        for inc in unit.get("included_files", []):
+            mine[os.path.normpath(inc["file"])] = {
+                "unit": name, "included": True, "changed": bool(inc.get("changed")),
+                "left_as_written": inc.get("left_as_written", ""), "file_blockers": []}
+        for key in RECORD_LISTS:
+            for rec in unit.get(key, []):
+                f = os.path.normpath(rec.get("file", name))
+                mine.setdefault(f, {"unit": name, "included": True, "changed": False,
+                                    "left_as_written": "", "file_blockers": []})
+                mine[f].setdefault(key, []).append(rec)
+        for f, rec in mine.items():
+            if f not in files or _rank(rec) > _rank(files[f]):
+                files[f] = rec
+    for rec in files.values():
+        for key in RECORD_LISTS:
+            rec.setdefault(key, [])
+    return files
 
 
 def geomean(xs):
@@ -165,17 +268,11 @@ def output_verdict(prog, stdout, rc):
     return True, "ok"
 
 
-# A transformed unit is compiled as TU.sa.cu, so the names it prints through __FILE__
-# differ from the original's; they are compared under the original name.
-SA_FILE_RE = re.compile(r"\b([\w-]+)" + re.escape(SA_TAG) + r"\.(cu|cuh)\b")
-
-
 def comparable(prog, stdout):
     """The part of stdout that must be equal between original and transformed: for a
     program that checks itself, the sequence of its PASS/FAIL verdicts (the lines that
     carry them often carry timings too); otherwise every line not matching `ignore`."""
     text = stdout.decode(errors="replace") if isinstance(stdout, bytes) else stdout
-    text = SA_FILE_RE.sub(r"\1.\2", text)
     if prog.get("check", "pass") == "pass":
         return "\n".join(" ".join(m.group(0).upper() for m in VERDICT_RE.finditer(l))
                          for l in text.splitlines() if VERDICT_RE.search(l))

@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
 """Unit tests of corpus/check-semantics (run by corpus/ci-check)."""
 
+import argparse
 import importlib.machinery
 import importlib.util
+import json
 import os
+import shutil
+import sys
+import tempfile
 import unittest
+import unittest.mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _loader = importlib.machinery.SourceFileLoader("check_semantics",
@@ -14,6 +20,8 @@ cs = importlib.util.module_from_spec(_spec)
 _loader.exec_module(cs)
 
 CLOCK_RE = cs.clock_call_re(cs.clock_names())
+sys.path.insert(0, HERE)
+import corpuslib  # noqa: E402
 
 
 def report(reads, changed=True, functions=({"name": "main", "line": 1, "end_line": 20},)):
@@ -107,6 +115,106 @@ class InactiveWaits(unittest.TestCase):
         new = self.ORIG[:3] + ["// streamalloc: streams for the work below"] + self.ORIG[3:]
         v, checked = cs.check_inactive_waits(self.ORIG, new, {1, 6})
         self.assertEqual((v, checked), ([], 0))
+
+
+class MarkedLines(unittest.TestCase):
+    def test_lines_are_filed_under_their_file_relative_to_the_folder(self):
+        pp = ['# 1 "main.cu"', "int x;", '# 1 "inc/k.h" 1', "a();", "", "b();",
+              '# 3 "main.cu" 2', "c();", '# 7 "/w/p-cuda.sa/inc/../k.h"', "d();",
+              '# 2 "../p-cuda/inc/o.h"', "e();"]
+        self.assertEqual(cs.marked_lines(pp, "/w/p-cuda.sa"),
+                         {"main.cu": {1, 3}, "inc/k.h": {1, 3}, "k.h": {7},
+                          "../p-cuda/inc/o.h": {2}})
+
+
+# Stands in for `nvcc -E`: the C preprocessor of a C compiler, with the -I and -D flags.
+FAKE_NVCC = r"""#!/bin/sh
+unit= out= flags=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -o) out="$2"; shift 2 ;;
+    -I*|-D*) flags="$flags $1"; shift ;;
+    -*) shift ;;
+    *) unit="$1"; shift ;;
+  esac
+done
+exec "$FAKE_CC" -E -x c $flags "$unit" -o "$out"
+"""
+
+HEADER = ["void run() {", "  a();", "#ifdef DEBUG", "  b();", "#endif",
+          "  double t = clock();", "}"]
+INACTIVE = "  w(); // streamalloc: this branch is not compiled in the analysed build"
+CLOCK_WAIT = "  s(); // streamalloc: the original had finished these ops when it read the clock"
+
+
+class IncludedFiles(unittest.TestCase):
+    """A program whose unit includes inc/k.h (with -Iinc), rewritten by the tool."""
+    CC = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+
+    def setUp(self):
+        if not self.CC:
+            self.skipTest("no C compiler to preprocess with")
+        self.tmp = tempfile.TemporaryDirectory()
+        t = self.tmp.name
+        self.nvcc = os.path.join(t, "nvcc")
+        with open(self.nvcc, "w") as f:
+            f.write(FAKE_NVCC)
+        os.chmod(self.nvcc, 0o755)
+        self.prog = {"name": "p", "dir": "p-cuda", "tus": ["main.cu"], "flags": ["-Iinc"]}
+        self.pdir = os.path.join(t, "src", "p-cuda")
+        main = '#include "k.h"\nint main() { run(); }\n'
+        self.write(self.pdir, "main.cu", main)
+        self.write(self.pdir, "inc/k.h", "\n".join(HEADER) + "\n")
+        self.write(corpuslib.variant_dir(self.pdir), "main.cu", main)
+        patch = unittest.mock.patch.dict(os.environ, FAKE_CC=self.CC)
+        patch.start()
+        self.addCleanup(patch.stop)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, folder, name, text):
+        os.makedirs(os.path.dirname(os.path.join(folder, name)), exist_ok=True)
+        with open(os.path.join(folder, name), "w") as f:
+            f.write(text)
+
+    def check(self, header, reads):
+        """check_program's results for inc/k.h, the variant's header lines given."""
+        self.write(corpuslib.variant_dir(self.pdir), "inc/k.h", "\n".join(header) + "\n")
+        reports = os.path.join(self.tmp.name, "reports")
+        self.write(reports, "p/program.json", json.dumps({"files": [{
+            "file": "main.cu", "changed": False, "included_files": [
+                {"file": "inc/k.h", "changed": True}],
+            "functions": [{"name": "run", "file": "inc/k.h", "line": 1, "end_line": 7}],
+            "clock_reads": [dict(r, file="inc/k.h") for r in reads]}]}))
+        a = argparse.Namespace(src=os.path.join(self.tmp.name, "src"), reports=reports,
+                               nvcc=self.nvcc)
+        results = {r["unit"]: r for r in cs.check_program((self.prog, a, CLOCK_RE))}
+        self.assertEqual(sorted(results), ["p/inc/k.h", "p/main.cu"])
+        self.assertEqual(results["p/inc/k.h"]["skipped"], "")
+        return results["p/inc/k.h"]
+
+    def test_inserted_lines_of_a_header_are_checked_against_the_units_that_include_it(self):
+        header = HEADER[:3] + [INACTIVE] + HEADER[3:5] + [CLOCK_WAIT] + HEADER[5:]
+        r = self.check(header, [read(6, [2], [])])
+        self.assertEqual((r["violations"], r["uncovered"], r["inserted"], r["clock_reads"]),
+                         ([], [], 2, 1))
+
+    def test_a_wait_for_an_inactive_group_compiled_in_a_header_is_a_violation(self):
+        header = HEADER[:2] + [INACTIVE] + HEADER[2:]
+        r = self.check(header, [read(6, [2], [])])
+        self.assertEqual(len(r["violations"]), 1)
+        self.assertIn("output line 3", r["violations"][0])
+
+    def test_a_clock_read_of_a_header_with_finished_work_pending_is_a_violation(self):
+        r = self.check(HEADER[:5] + [CLOCK_WAIT] + HEADER[5:], [read(6, [2], [2])])
+        self.assertEqual(len(r["violations"]), 1)
+        self.assertIn("line 6: clock read", r["violations"][0])
+
+    def test_a_clock_call_of_a_changed_header_the_report_does_not_list_is_not_covered(self):
+        r = self.check(HEADER[:5] + [CLOCK_WAIT] + HEADER[5:], [])
+        self.assertEqual(len(r["uncovered"]), 1)
+        self.assertIn("line 6", r["uncovered"][0])
 
 
 if __name__ == "__main__":
