@@ -647,6 +647,7 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
 
   FunctionSummary S;
   llvm::DenseMap<ObjectId, unsigned> FreshIds;
+  std::vector<ObjectId> FreshOrder; ///< the object of each of S.FreshObjects
   auto RefOf = [&](ObjectId O, bool AsValue) -> std::optional<SummaryRef> {
     if (O == UnknownObject)
       return SummaryRef::unknown();
@@ -663,6 +664,7 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
     if (It == FreshIds.end()) {
       It = FreshIds.insert({O, (unsigned)S.FreshObjects.size()}).first;
       S.FreshObjects.push_back({Obj.Kind, Obj.Name, Obj.Site});
+      FreshOrder.push_back(O);
     }
     return SummaryRef::fresh(It->second);
   };
@@ -719,6 +721,14 @@ FunctionSummary Registry::compute(const FunctionDecl *Def) {
       if (std::optional<SummaryRef> R = RefOf(O, true);
           R && R->Kind != SummaryRef::Unknown && R->Kind != SummaryRef::Global)
         S.Escapes.push_back(*R);
+  // An object it allocates that the caller can reach holds what was stored
+  // in it, e.g. a device struct filled by a cudaMemcpy of a host struct of
+  // device pointers: kernels given the struct reach those buffers. (The
+  // list grows while the stores reach further such objects.)
+  for (unsigned I = 0; I < FreshOrder.size(); ++I)
+    if (const auto *Cells = Pts.storesOf(FreshOrder[I]))
+      for (const auto &[K, V] : *Cells)
+        ValueRefs(V, [&](SummaryRef R) { S.Stores.push_back({SummaryRef::fresh(I), K, R}); });
 
   auto SortUnique = [](auto &V) {
     llvm::sort(V);

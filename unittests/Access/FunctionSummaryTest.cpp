@@ -269,4 +269,30 @@ static float first(float *q) { View v(q, 4); return v.p[0]; })cu",
   EXPECT_EQ(H.S->unknownMode(), NoAccess);
 }
 
+TEST(FunctionSummary, ObjectItAllocatesAndReturnsHoldsWhatWasCopiedIntoIt) {
+  // The returned device struct holds the device pointers of *c: a caller's
+  // kernel given the struct reaches the buffers they point to.
+  Summarised H(R"cu(
+struct Bufs { float *a; float *b; };
+Bufs *setup(Bufs *c, int n) {
+  cudaMalloc(&c->a, n * sizeof(float));
+  cudaMalloc(&c->b, n * sizeof(float));
+  Bufs *d;
+  cudaMalloc(&d, sizeof(Bufs));
+  cudaMemcpy(d, c, sizeof(Bufs), cudaMemcpyHostToDevice);
+  return d;
+})cu",
+               "setup");
+  ASSERT_TRUE(H.S);
+  ASSERT_EQ(H.S->Returns.size(), 1u);
+  ASSERT_EQ(H.S->Returns[0].Kind, SummaryRef::Fresh);
+  unsigned Returned = H.S->Returns[0].FreshIndex;
+  unsigned IntoReturned = 0;
+  for (const SummaryStore &St : H.S->Stores)
+    if (St.Target.Kind == SummaryRef::Fresh && St.Target.FreshIndex == Returned &&
+        St.Value.Kind == SummaryRef::Fresh && St.Value.FreshIndex != Returned)
+      ++IntoReturned;
+  EXPECT_EQ(IntoReturned, 2u) << H.text();
+}
+
 } // namespace
