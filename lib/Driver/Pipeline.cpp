@@ -161,12 +161,6 @@ bool isHostFunctionIn(const FunctionDecl *F, const SourceManager &SM,
   return true;
 }
 
-/// A host function written in the main file (templates are rewritten there
-/// only).
-bool isHostFunctionOfTheFile(const FunctionDecl *F, const SourceManager &SM) {
-  return isHostFunctionIn(F, SM, {SM.getMainFileID()});
-}
-
 /// A host function analysed on its own (an instantiation is analysed as part
 /// of its template, see tryTemplate()), in one of the files rewritten.
 bool isAnalysedHostFunction(const FunctionDecl *F, const SourceManager &SM,
@@ -564,8 +558,9 @@ public:
     QueriesMemory = S.QueriesMemory;
     if (dumps(DumpStage::Summaries))
       Device.print(Dump, Ctx);
+    RewrittenFiles = Files;
     std::vector<TemplateInstances> Templates = findTemplateInstances(
-        Ctx, [&](const FunctionDecl *F) { return isHostFunctionOfTheFile(F, SM); });
+        Ctx, [&](const FunctionDecl *F) { return isHostFunctionIn(F, SM, Files); });
     std::vector<const FunctionDecl *> WithAllocs = S.Functions;
     for (const TemplateInstances &T : Templates)
       llvm::append_range(WithAllocs, T.Instances);
@@ -600,9 +595,8 @@ public:
       std::string Why;
       if (isLambdaBody(F))
         Why = whyLambdaIsLeftAsWritten(*F, SM, Files, HostThreads);
-      else if (!isHostFunctionOfTheFile(F, SM))
-        Why = "inside a template of an included file; this version rewrites templates in the "
-              "main file only";
+      else if (!isHostFunctionIn(F, SM, Files))
+        Why = "inside a template of an included file that is not rewritten";
       else if (!isLambdaBody(F)) {
         auto It = TemplateVerdicts.find(F->getCanonicalDecl());
         if (It != TemplateVerdicts.end() && It->second.empty())
@@ -701,6 +695,7 @@ private:
   Preprocessor &PP;
   double ParseStart; ///< CPU seconds when Clang began with the file
   ProjectFiles Project;
+  std::set<FileID> RewrittenFiles; ///< the main file and the included files rewritten
   std::map<FileID, std::string> WhyLeft, DisplayName;
   std::map<FileID, size_t> IncludedIndex; ///< into Result.Included
   unsigned GraphClusters = 0;
@@ -768,9 +763,9 @@ private:
   std::string tryTemplate(const TemplateInstances &T, ASTContext &Ctx, FunctionSummaries &Device,
                           const std::vector<std::string> &FileBlockers) {
     const SourceManager &SM = Ctx.getSourceManager();
-    auto LineOf = [&](unsigned Offset) {
-      return std::to_string(SM.getLineNumber(SM.getMainFileID(), Offset));
-    };
+    // The template's file: the main file or one of the included files rewritten.
+    FileID File = SM.getFileID(SM.getExpansionLoc(T.Pattern->getLocation()));
+    auto LineOf = [&](unsigned Offset) { return std::to_string(SM.getLineNumber(File, Offset)); };
     auto [Begin, End] = patternRange(*T.Pattern);
     std::optional<EditList> FirstEdits;
     std::string FirstOutput;
@@ -778,13 +773,19 @@ private:
       std::string Name = instanceName(*Instance);
       FileRewriter Trial(Ctx);
       trialRun(*Instance, Ctx, Device, Trial, FileBlockers);
-      if (const Edit *E = Trial.edits().firstOutside(Begin, End))
+      if (const Edit *E = Trial.edits(File).firstOutside(Begin, End))
         return "the rewrite of `" + Name + "` would edit line " + LineOf(E->Offset) +
                ", outside the template's text";
-      EditList Edits = Trial.edits(); // the function's, without the stream pool
-      std::string Output, Error;
-      if (!Trial.finish(Facts.IncludeEnds, Output, Error))
+      for (FileID Other : RewrittenFiles)
+        if (Other != File && !Trial.edits(Other).empty())
+          return "the rewrite of `" + Name + "` would edit " + displayNameOf(Other) +
+                 ", outside the template's file";
+      EditList Edits = Trial.edits(File); // the function's, without the stream pool
+      std::map<FileID, std::string> Outputs;
+      std::string Error;
+      if (!Trial.finishAll([&](FileID F) { return includeEndsOf(F, SM); }, Outputs, Error))
         return "the rewrite of `" + Name + "` fails: " + Error;
+      std::string Output = std::move(Outputs[File]);
       if (!FirstEdits) {
         FirstEdits = std::move(Edits);
         FirstOutput = std::move(Output);
@@ -842,6 +843,7 @@ private:
       });
       const FunctionDecl *Def = T != Templates.end() ? T->Pattern : P;
       R.Template = Def->getQualifiedNameAsString();
+      R.File = displayNameOf(SM.getFileID(SM.getExpansionLoc(Def->getLocation())));
       R.Line = SM.getExpansionLineNumber(Def->getLocation());
       if (T != Templates.end())
         for (const FunctionDecl *I : T->Instances)

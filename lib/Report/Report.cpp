@@ -129,7 +129,7 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
         OS << "not a CUDA graph: " << L.Reason << "\n";
     }
     for (const TemplateReport &T : F.Templates) {
-      OS << "  " << F.File << ":" << T.Line << ": template `" << T.Template << "`";
+      OS << "  " << In(T.File) << ":" << T.Line << ": template `" << T.Template << "`";
       if (T.Rewritten)
         OS << ": analysed per instantiation (" << llvm::join(T.Instances, ", ")
            << "), which agree on every edit\n";
@@ -229,7 +229,7 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
                            {"rewritten", T.Rewritten}};
       if (!T.Rewritten)
         J["reason"] = T.Reason;
-      Templates.push_back(std::move(J));
+      Templates.push_back(WithFile(std::move(J), T.File));
     }
     llvm::json::Object JFile{{"file", F.File},
                              {"changed", F.Changed},

@@ -105,6 +105,7 @@ struct LoopReport {
 /// A templated host function with GPU ops: whether its text was rewritten
 /// (every instantiation asked for the same edits) and why not.
 struct TemplateReport {
+  std::string File; ///< an included file it is written in (empty: the main file)
   std::string Template;
   unsigned Line = 0;
   std::vector<std::string> Instances; ///< `run<float>`, ...
