@@ -16,6 +16,10 @@ Version 9 adds host buffers that a helper allocates and returns (`unsigned int *
 make_host7(n);`, `alloc_host<unsigned int>(n)`): static, external, inline-in-a-header,
 other-unit and template makers, with several argument shapes, and makers a tool must leave
 pageable (v9_used(seed, size); fuzz/gen-selftest checks them).
+Version 10 adds device structs of device pointers (`DPtrs {a, b[, c], n}` copied into a
+device allocation, made in main or by helpers that return it, fill it through an
+out-parameter or in place, some in another unit) and kernels that reach the buffers
+through the struct (v10_used(seed, size)).
 
 Invariants the generator keeps (see README.md, "Why the programs are valid"):
   * every allocation is fully initialised right after it is made;
@@ -3973,6 +3977,19 @@ def v9_used(seed, size="small"):
     g = Gen(seed, size)
     g.program()
     return {k: g.used[k] for k in V9_CONSTRUCTS if g.used[k]}
+
+
+V10_CONSTRUCTS = ("ds", "dsop", "dspat")
+
+
+def v10_used(seed, size="small"):
+    """The v10 constructs the program of (seed, size) emits, as {name: count}: ds (device
+    structs of device pointers main makes; Gen.ds_log gives each one's style and maker),
+    dsop (launches through one, directly or by a ds_step helper), dspat (upload, launch
+    through the struct, download patterns)."""
+    g = Gen(seed, size)
+    g.program()
+    return {k: g.used[k] for k in V10_CONSTRUCTS if g.used[k]}
 
 
 def is_multi(seed, size="small"):
