@@ -3449,7 +3449,7 @@ class Gen:
         if f.gpu_ok and self.f_pend:
             opts.append((2, self.pat_pending))
         if f.is_main and self.ds_insts:
-            opts += [(3, self.op_ds_kernel), (1.5, self.pat_ds)]
+            opts += [(5, self.op_ds_kernel), (2.5, self.pat_ds)]
         if ctx.loop_kind:
             opts.append((1, self.ctrl_jump))
         if not f.is_main:
@@ -3777,6 +3777,11 @@ class Gen:
             for _ in range(5):
                 if not flag or self.used[key] or op(ctx):
                     break
+        # v10: a device struct is used through at least two launches
+        for _ in range(5):
+            if not self.ds_insts or self.used["dsop"] >= 2:
+                break
+            self.op_ds_kernel(ctx)
         # make sure every helper runs at least once (directly or through another helper)
         for h in self.helpers:
             if h not in self.reachable(f) and self.can_afford(ctx, h.cost):
