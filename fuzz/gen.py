@@ -16,6 +16,10 @@ Version 9 adds host buffers that a helper allocates and returns (`unsigned int *
 make_host7(n);`, `alloc_host<unsigned int>(n)`): static, external, inline-in-a-header,
 other-unit and template makers, with several argument shapes, and makers a tool must leave
 pageable (v9_used(seed, size); fuzz/gen-selftest checks them).
+Version 10 adds device structs of device pointers (`DPtrs {a, b[, c], n}` copied into a
+device allocation, made in main or by helpers that return it, fill it through an
+out-parameter or in place, some in another unit) and kernels that reach the buffers
+through the struct (v10_used(seed, size)).
 
 Invariants the generator keeps (see README.md, "Why the programs are valid"):
   * every allocation is fully initialised right after it is made;
@@ -46,10 +50,11 @@ import os
 import random
 import sys
 
-GENERATOR_VERSION = "9"
+GENERATOR_VERSION = "10"
 # The seed of the random choices.  8.1 changed only the prelude's HostBuf and kept 8's
-# choices; 9 draws a flag of its own in every program, so every seed's choices changed.
-RANDOM_VERSION = "9"
+# choices; 9 draws a flag of its own in every program, so every seed's choices changed;
+# so does 10 (f_ds).
+RANDOM_VERSION = "10"
 
 SYM_N = 1024
 GHOST_N = 1024
@@ -538,7 +543,8 @@ class Gen:
         self.part_chains = {}     # v7: unit -> own_chain helpers defined there
         self.part_decls = []      # v7: declarations for parts.h
         self.used = {"async": 0, "timer": 0, "ifdef": 0, "checkalloc": 0, "streams": 0,
-                     "tmpl": 0, "lambda": 0, "class": 0, "lloop": 0, "pend": 0, "hret": 0}
+                     "tmpl": 0, "lambda": 0, "class": 0, "lloop": 0, "pend": 0, "hret": 0,
+                     "ds": 0, "dsop": 0, "dspat": 0}
         self.pend_helpers = []    # v8: helpers whose copies outlive them
         self.pend_defs = {}       # v8: unit -> their definitions
         self.makers = []          # v9: helpers that allocate and return a host buffer
@@ -546,6 +552,13 @@ class Gen:
         self.hret_defs = {}       # v9: unit (or "h": parts.h) -> their definitions
         self.hret_log = []        # v9: (maker style, argument shape, maker, buffer) per call
         self.bump_int_used = set()  # v9: units whose functions call bump_int
+        self.ds_fields = []       # v10: the fields of DPtrs (a, b[, c])
+        self.ds_insts = []        # v10: main's device structs
+        self.ds_makers = []       # v10: helpers that make one
+        self.ds_steps = []        # v10: helpers given one that launch through it
+        self.ds_defs = {}         # v10: unit -> their definitions
+        self.ds_kused = {}        # v10: unit -> the kernels through DPtrs it launches
+        self.ds_log = []          # v10: (style, maker) per device struct
 
     # -- utilities ---------------------------------------------------------
     def nid(self):
@@ -3058,6 +3071,344 @@ class Gen:
         return "%s(%s);" % ("release_host" if self.chance(0.12) else "free", p)
 
     # -- statements --------------------------------------------------------------
+    # -- v10: device structs of device pointers ----------------------------------
+    # A struct `DPtrs {a, b[, c], n}` whose fields point to device buffers; a copy of it
+    # lives in a device allocation (`dsN`), made in main or by a helper (returned, through
+    # an out-parameter, or filled in place), and kernels given `DPtrs *` read and write the
+    # buffers through its fields while main's host mirror `hsN` names the same buffers for
+    # copies and raw-pointer launches.
+    DS_STYLES = ("main", "fields", "ret_static", "ret_extern", "ret_part", "ret_back",
+                 "out_dev", "fill_dev")
+
+    def ds_kernel(self, unit, name):
+        self.ds_kused.setdefault(unit, set()).add(name)
+        return name
+
+    def ds_kernel_defs(self, unit):
+        """The struct and the kernels through it that unit `unit` uses (every kernel
+        static: the units are linked together)."""
+        fs = self.ds_fields
+        out = ["// v10: a struct of device pointers; its copy in device memory is what the",
+               "// kernels below are given.",
+               "struct DPtrs {"] + ["  unsigned int *%s;" % x for x in fs] + ["  int n;", "};",
+                                                                             ""]
+        out += ["// Frees the buffers a device struct points to (read back first), then it.",
+                "[[maybe_unused]] static void release_ds(DPtrs *d) {",
+                "  DPtrs h;",
+                "  CHECK(cudaMemcpy(&h, d, sizeof(DPtrs), cudaMemcpyDeviceToHost));"]
+        out += ["  CHECK(cudaFree(h.%s));" % x for x in fs]
+        out += ["  CHECK(cudaFree(d));", "}", ""]
+        for k in sorted(self.ds_kused.get(unit, ())):
+            parts = k.split("_")  # k_ds_xy, k_ds_xy_all, k_ds_get_x, k_ds_put_x, k_ds_init
+            if parts[2] == "init":
+                out.append("static __global__ void k_ds_init(DPtrs *s, unsigned int v, "
+                           "int spin_us) {")
+                out.append("  sa_spin(spin_us);")
+                out.append("  SA_FOR(i, s->n) {")
+                for j, x in enumerate(fs):
+                    out.append("    s->%s[i] = (v + %du) * (unsigned int)i + %du;"
+                               % (x, 7919 * j + 1, 1 + 13 * j))
+                out += ["  }", "}", ""]
+            elif parts[2] == "get":
+                x = parts[3]
+                out += ["static __global__ void %s(unsigned int *dst, const DPtrs *s, int off, "
+                        "int n, int spin_us) {" % k, "  sa_spin(spin_us);",
+                        "  SA_FOR(i, n) dst[i] = s->%s[off + i] * 3u + 1u;" % x, "}", ""]
+            elif parts[2] == "put":
+                x = parts[3]
+                out += ["static __global__ void %s(DPtrs *s, const unsigned int *src, int off, "
+                        "int n, int spin_us) {" % k, "  sa_spin(spin_us);",
+                        "  SA_FOR(i, n) s->%s[off + i] += src[i] ^ 0x5bd1e995u;" % x, "}", ""]
+            elif len(parts) == 4:  # k_ds_xy_all: the whole buffers, s->n elements
+                x, y = parts[2]
+                out += ["static __global__ void %s(DPtrs *s, unsigned int k, int spin_us) {" % k,
+                        "  sa_spin(spin_us);",
+                        "  SA_FOR(i, s->n) s->%s[i] = (s->%s[i] ^ s->%s[i]) * k + 5u;"
+                        % (y, y, x), "}", ""]
+            else:
+                x, y = parts[2]
+                out += ["static __global__ void %s(DPtrs *s, int off, unsigned int k, int n, "
+                        "int spin_us) {" % k, "  sa_spin(spin_us);",
+                        "  SA_FOR(i, n) s->%s[off + i] = s->%s[off + i] * k + s->%s[off + i];"
+                        % (y, y, x), "}", ""]
+        return out
+
+    def ds_build(self, hs, d, n, unit, indent, alloc_d, style):
+        """Lines that allocate and initialise the field buffers into the host struct `hs`
+        (an expression ending in `.` or `->`), and fill the device struct `d`.  alloc_d:
+        `d` is a pointer variable to cudaMalloc here (else already allocated)."""
+        p = "  " * indent
+        fs = self.ds_fields
+        L = []
+        chk = (lambda c: p + "CHECK(%s);" % c) if self.chance(0.7) else (lambda c: p + c + ";")
+        by_kernel = self.chance(0.3)  # k_ds_init through the struct, after its copy
+        for x in fs:
+            L.append(chk("cudaMalloc(&%s%s, (size_t)n * sizeof(unsigned int))" % (hs, x)))
+            if by_kernel:
+                continue
+            if self.chance(0.6):
+                L.append(chk("cudaMemset(%s%s, %d, (size_t)n * sizeof(unsigned int))"
+                             % (hs, x, self.r.randrange(256))))
+            else:
+                self.kernels_used.add("k_fill")
+                L.append(p + "k_fill<<<(n + 127) / 128, 128>>>(%s%s, %s, n, 0);"
+                         % (hs, x, self.u32()))
+        L.append(p + "%sn = n;" % hs)
+        if alloc_d:
+            L.append(chk("cudaMalloc(&%s, sizeof(DPtrs))" % d))
+        dd = d
+        if style == "fields" or (style != "main" and self.chance(0.25)):
+            # field by field: the address of a member of the device copy, on the host
+            for x in fs + ["n"]:
+                L.append(chk("cudaMemcpy(&(%s)->%s, &%s%s, sizeof(%s%s), "
+                             "cudaMemcpyHostToDevice)" % (dd, x, hs, x, hs, x)))
+        else:
+            amp = "&" if not hs.endswith("->") else ""
+            base = hs[:-1] if hs.endswith(".") else hs[:-2]
+            L.append(chk("cudaMemcpy(%s, %s%s, sizeof(DPtrs), cudaMemcpyHostToDevice)"
+                         % (dd, amp, base)))
+        if by_kernel:
+            self.ds_kernel(unit, "k_ds_init")
+            L.append(p + "k_ds_init<<<(n + 127) / 128, 128>>>(%s, %s, 0);" % (dd, self.u32()))
+        return L
+
+    def ds_maker(self, style):
+        """A helper of `style` that makes a device struct (an existing one half of the
+        time, then one helper makes several)."""
+        ok = [m for m in self.ds_makers if m["style"] == style]
+        if ok and self.chance(0.5):
+            return self.choice(ok)
+        mid = self.nid()
+        unit = 0
+        if style == "ret_part" or (self.n_parts and style in ("ret_back", "out_dev", "fill_dev")
+                                   and self.chance(0.5)):
+            unit = self.r.randint(1, self.n_parts)
+        ref = self.chance(0.5)  # the host struct by reference (else by pointer)
+        hs = "hs." if ref else "hs->"
+        hparam = "DPtrs &hs" if ref else "DPtrs *hs"
+        ntype = "int"
+        body = []
+        if style in ("ret_static", "ret_extern", "ret_part"):
+            name = "make_ds%d" % mid
+            sig = "DPtrs *%s(%s, %s n)" % (name, hparam, ntype)
+            body.append("  DPtrs *d = nullptr;")
+            body += self.ds_build(hs, "d", "n", unit, 1, True, style)
+            body.append("  return d;")
+        elif style == "ret_back":
+            name = "new_ds%d" % mid
+            sig = "DPtrs *%s(%s n)" % (name, ntype)
+            body.append("  DPtrs h;")
+            body.append("  DPtrs *d = nullptr;")
+            body += self.ds_build("h.", "d", "n", unit, 1, True, style)
+            body.append("  return d;")
+        elif style == "out_dev":
+            name = "init_ds%d" % mid
+            sig = "void %s(DPtrs **out, %s, %s n)" % (name, hparam, ntype)
+            body += self.ds_build(hs, "*out", "n", unit, 1, True, style)
+        else:  # fill_dev
+            name = "fill_ds%d" % mid
+            sig = "void %s(DPtrs *d, %s, %s n)" % (name, hparam, ntype)
+            body += self.ds_build(hs, "d", "n", unit, 1, False, style)
+        if unit:
+            self.part_decls.append("%s;  // part%d.cu" % (sig, unit))
+            head = sig
+        elif style == "ret_extern":
+            head = sig
+        else:
+            head = "[[maybe_unused]] static " + sig
+        self.ds_defs.setdefault(unit, []).extend([head + " {"] + body + ["}", ""])
+        m = dict(style=style, name=name, unit=unit, ref=ref)
+        self.ds_makers.append(m)
+        return m
+
+    def ds_instance(self, ctx, i):
+        """Main makes device struct i (unmarked lines: never deleted by fuzz/reduce)."""
+        styles = [(2, "main"), (1.2, "fields"), (2, "ret_static"), (1.5, "ret_extern"),
+                  (1.5, "ret_back"), (1.2, "out_dev"), (1.2, "fill_dev")]
+        if self.n_parts:
+            styles.append((2, "ret_part"))
+        style = self.weighted(styles)
+        n = self.choice([256, 512, 1024, 2048])
+        hs, ds = "hs%d" % i, "ds%d" % i
+        p = "  " * ctx.indent
+        init = "{}" if self.chance(0.3) else ""
+        maker = None
+        if style in ("main", "fields"):
+            self.emit(ctx, "DPtrs %s%s;" % (hs, init), mark=False)
+            self.emit(ctx, "DPtrs *%s = nullptr;" % ds, mark=False)
+            self.emit(ctx, "{", mark=False)
+            lines = self.ds_build(hs + ".", ds, "n", 0, ctx.indent + 1, True, style)
+            ctx.func.lines.append(p + "  const int n = %d;" % n)
+            ctx.func.lines.extend(lines)
+            self.emit(ctx, "}", mark=False)
+        else:
+            maker = self.ds_maker(style)
+            arg = ("%s" if maker["ref"] else "&%s") % hs
+            if style == "ret_back":
+                self.emit(ctx, "DPtrs *%s = %s(%d);" % (ds, maker["name"], n), mark=False)
+                self.emit(ctx, "DPtrs %s%s;" % (hs, init), mark=False)
+                self.api(ctx, "cudaMemcpy(&%s, %s, sizeof(DPtrs), cudaMemcpyDeviceToHost)"
+                         % (hs, ds), mark=False)
+            elif style == "out_dev":
+                self.emit(ctx, "DPtrs %s%s;" % (hs, init), mark=False)
+                self.emit(ctx, "DPtrs *%s = nullptr;" % ds, mark=False)
+                self.emit(ctx, "%s(&%s, %s, %d);" % (maker["name"], ds, arg, n), mark=False)
+            elif style == "fill_dev":
+                self.emit(ctx, "DPtrs %s%s;" % (hs, init), mark=False)
+                self.emit(ctx, "DPtrs *%s = nullptr;" % ds, mark=False)
+                self.api(ctx, "cudaMalloc(&%s, sizeof(DPtrs))" % ds, mark=False)
+                self.emit(ctx, "%s(%s, %s, %d);" % (maker["name"], ds, arg, n), mark=False)
+            else:
+                self.emit(ctx, "DPtrs %s%s;" % (hs, init), mark=False)
+                self.emit(ctx, "%s *%s = %s(%s, %d);" % (self.choice(["DPtrs", "auto"]), ds,
+                                                        maker["name"], arg, n), mark=False)
+        fields = {}
+        for x in self.ds_fields:
+            a = self.new_alloc("%s.%s" % (hs, x), "dev", "ds", n)
+            v = View(a, "%s.%s" % (hs, x), "%s.%s" % (hs, x), 0, n, "%s.n" % hs, hs)
+            ctx.func.views.append(v)
+            self.main_allocs.append(a)
+            fields[x] = v
+        inst = dict(hs=hs, ds=ds, n=n, fields=fields, style=style,
+                    maker=maker["name"] if maker else None)
+        self.ds_insts.append(inst)
+        self.ds_log.append((style, inst["maker"]))
+        self.used["ds"] += 1
+        return inst
+
+    def ds_release(self, ctx, inst):
+        if self.chance(0.4):
+            self.emit(ctx, "release_ds(%s);" % inst["ds"], mark=False)
+            return
+        for x in self.ds_fields:
+            self.api(ctx, "cudaFree(%s.%s)" % (inst["hs"], x), mark=False)
+        self.api(ctx, "cudaFree(%s)" % inst["ds"], mark=False)
+
+    def ds_step_helper(self):
+        """A helper given the device struct that launches 1-2 kernels through it, static
+        in main.cu or (several units) defined in a part."""
+        if self.ds_steps and self.chance(0.5):
+            return self.choice(self.ds_steps)
+        name = "ds_step%d" % self.nid()
+        unit = self.r.randint(1, self.n_parts) if self.n_parts and self.chance(0.6) else 0
+        sig = "void %s(DPtrs *s, int off, int n, int spin_us)" % name
+        body, pairs = [], []
+        for _ in range(self.r.randint(1, 2)):
+            x, y = self.r.sample(self.ds_fields, 2)
+            k = self.ds_kernel(unit, "k_ds_%s%s" % (x, y))
+            body.append("  %s<<<(n + 127) / 128, 128>>>(s, off, %s, n, spin_us);"
+                        % (k, self.odd()))
+            pairs.append((x, y))
+        if unit:
+            self.part_decls.append("%s;  // part%d.cu" % (sig, unit))
+            head = sig
+        else:
+            head = "[[maybe_unused]] static " + sig
+        self.ds_defs.setdefault(unit, []).extend([head + " {"] + body + ["}", ""])
+        h = dict(name=name, unit=unit, pairs=pairs)
+        self.ds_steps.append(h)
+        return h
+
+    def ds_regions(self, ctx, inst, length):
+        """The same region [off, off + length) of every field buffer of inst."""
+        v0 = inst["fields"][self.ds_fields[0]]
+        rg = self.place(ctx, v0, length)
+        return {x: Region(v, rg.off, rg.len, rg.var, rg.stride, rg.iters)
+                for x, v in inst["fields"].items()}
+
+    def ds_off(self, rg):
+        return " + ".join(rg.terms()) or "0"
+
+    def ds_through(self, ctx, inst, rgs, x, y):
+        """A kernel through the device struct reading field x and writing field y over
+        the regions rgs (or a ds_step helper doing one or two of those)."""
+        any_rg = rgs[x]
+        n = self.count([rgs[x], rgs[y]], any_rg.len)
+        self.used["dsop"] += 1
+        if self.chance(0.2):
+            h = self.ds_step_helper()
+            spin = self.spin(ctx)
+            self.charge(ctx, (spin + 10) * len(h["pairs"]))
+            for _, yy in h["pairs"]:
+                self.written(rgs[yy])
+            self.emit(ctx, "%s(%s, %s, %s, %d);" % (h["name"], inst["ds"], self.ds_off(any_rg),
+                                                    n, spin))
+            return
+        spin = self.spin(ctx)
+        self.written(rgs[y])
+        if any_rg.full() and self.chance(0.35):
+            k = self.ds_kernel(0, "k_ds_%s%s_all" % (x, y))
+            self.emit(ctx, "%s<<<%s, 128>>>(%s, %s, %d);"
+                      % (k, self.choice(["(%s.n + 127) / 128" % inst["hs"], "4", "8"]),
+                         inst["ds"], self.host_scalar(ctx, True), spin))
+            return
+        k = self.ds_kernel(0, "k_ds_%s%s" % (x, y))
+        self.emit(ctx, "%s%s(%s, %s, %s, %s, %d);" % (k, self.launch(n), inst["ds"],
+                                                      self.ds_off(any_rg),
+                                                      self.host_scalar(ctx, True), n, spin))
+
+    def op_ds_kernel(self, ctx):
+        """One launch given a device struct: field to field, to a raw device range, or
+        from one."""
+        if not self.ds_insts:
+            return False
+        inst = self.choice(self.ds_insts)
+        length = self.pick_len(inst["n"])
+        rgs = self.ds_regions(ctx, inst, length)
+        x, y = self.r.sample(self.ds_fields, 2)
+        kind = self.weighted([(4, "through"), (1.5, "get"), (1.5, "put")])
+        if kind == "through":
+            self.ds_through(ctx, inst, rgs, x, y)
+            return True
+        other = self.regions_apart(ctx, [("dev", length)], [rgs[x]])
+        if not other:
+            return False
+        o = other[0]
+        n = self.count([rgs[x], o], length)
+        spin = self.spin(ctx)
+        self.used["dsop"] += 1
+        if kind == "get":
+            self.written(o)
+            k = self.ds_kernel(0, "k_ds_get_%s" % x)
+            self.emit(ctx, "%s%s(%s, %s, %s, %s, %d);" % (k, self.launch(n), self.ptr(o),
+                                                          inst["ds"], self.ds_off(rgs[x]), n,
+                                                          spin))
+        else:
+            k = self.ds_kernel(0, "k_ds_put_%s" % x)
+            self.emit(ctx, "%s%s(%s, %s, %s, %s, %d);" % (k, self.launch(n), inst["ds"],
+                                                          self.ptr(o), self.ds_off(rgs[x]), n,
+                                                          spin))
+        return True
+
+    def pat_ds(self, ctx):
+        """Ops ordered only through the device struct: an upload into the host mirror's
+        field x, a kernel through the struct reading x and writing y (maybe a raw launch on
+        y too), a download of y through the mirror, and a checksum of it."""
+        if not self.ds_insts or self.no_host_reads:
+            return False
+        inst = self.choice(self.ds_insts)
+        length = self.pick_len(min(inst["n"], 1024))
+        hr = self.regions_apart(ctx, [("host", length), ("host", length)])
+        if not hr:
+            return False
+        rgs = self.ds_regions(ctx, inst, length)
+        x, y = self.r.sample(self.ds_fields, 2)
+        self.used["dspat"] += 1
+        if self.chance(0.8):
+            self.move(ctx, rgs[x], hr[0], "H2D")
+        self.ds_through(ctx, inst, rgs, x, y)
+        if self.chance(0.3):
+            self.kernel_on(ctx, rgs[y])
+        if self.chance(0.3) and len(self.ds_fields) > 2:
+            z = [f for f in self.ds_fields if f not in (x, y)][0]
+            self.ds_through(ctx, inst, rgs, y, z)
+            y = z
+        self.move(ctx, hr[1], rgs[y], "D2H")
+        pid = self.nid()
+        self.emit(ctx, 'printf("ds%d %%08x\\n", checksum(%s, %s));'
+                  % (pid, self.ptr(hr[1]), self.count([hr[1]], length)))
+        return True
+
     def stmts(self, ctx, n):
         for _ in range(n):
             self.stmt(ctx)
@@ -3097,6 +3448,8 @@ class Gen:
             opts.append((0.6, self.pat_launch_loop))
         if f.gpu_ok and self.f_pend:
             opts.append((2, self.pat_pending))
+        if f.is_main and self.ds_insts:
+            opts += [(5, self.op_ds_kernel), (2.5, self.pat_ds)]
         if ctx.loop_kind:
             opts.append((1, self.ctrl_jump))
         if not f.is_main:
@@ -3202,6 +3555,8 @@ class Gen:
     def free_stmt(self, ctx, a, mark):
         if a.kind in ("cls-dev", "cls-host", "cls-pinned", "uptr"):
             return  # v8: freed by its destructor at the end of main
+        if a.kind == "ds":
+            return  # v10: freed with its device struct (ds_release)
         if a.kind == "malloc":
             self.emit(ctx, "%s(%s);" % ("release_host" if self.chance(0.25) else "free", a.name),
                       mark)
@@ -3352,6 +3707,10 @@ class Gen:
             f.views += [hv, dv]
             f.structs.append(StructInst(sname, acc, hv, dv, n))
             self.main_allocs += [ha, da]
+        # v10: device structs of device pointers
+        if self.f_ds:
+            for j in range(self.r.randint(1, 2)):
+                self.ds_instance(ctx, j)
         # v8: buffers owned by objects of main: DevBuf, HostBuf, std::unique_ptr<[]>
         if self.f_class:
             for j in range(self.r.randint(1, 3)):
@@ -3413,10 +3772,16 @@ class Gen:
                               (self.f_lambda, "lambda", self.pat_lambda),
                               (self.f_class, "class", self.pat_scoped_buf),
                               (self.f_lloop, "lloop", self.pat_launch_loop),
-                              (self.f_pend, "pend", self.pat_pending)):
+                              (self.f_pend, "pend", self.pat_pending),
+                              (self.f_ds, "dspat", self.pat_ds)):
             for _ in range(5):
                 if not flag or self.used[key] or op(ctx):
                     break
+        # v10: a device struct is used through at least two launches
+        for _ in range(5):
+            if not self.ds_insts or self.used["dsop"] >= 2:
+                break
+            self.op_ds_kernel(ctx)
         # make sure every helper runs at least once (directly or through another helper)
         for h in self.helpers:
             if h not in self.reachable(f) and self.can_afford(ctx, h.cost):
@@ -3456,6 +3821,8 @@ class Gen:
         for a in self.main_allocs:
             if a.alive:
                 self.free_stmt(ctx, a, mark=False)
+        for inst in self.ds_insts:
+            self.ds_release(ctx, inst)
         if self.n_streams:
             self.emit(ctx, "for (int si = 0; si < %d; ++si)" % self.n_streams, mark=False)
             self.emit(ctx.child(), "CHECK(cudaStreamDestroy(us[si]));", mark=False)
@@ -3489,6 +3856,10 @@ class Gen:
         self.f_pend = self.chance(0.45)
         # v9: host buffers that a helper allocates and returns
         self.f_hret = self.chance(0.35)
+        # v10: device structs of device pointers
+        self.f_ds = self.chance(0.3)
+        if self.f_ds:
+            self.ds_fields = ["a", "b", "c"] if self.chance(0.5) else ["a", "b"]
         lo, hi = self.cfg["helpers"]
         n_helpers = self.r.randint(lo, hi) + self.n_parts
         if self.n_parts:
@@ -3502,6 +3873,7 @@ class Gen:
         self.main = main
         out = self.header("")
         out.append(PRELUDE)
+        out += self.ds_unit_prelude(0)
         if self.n_parts:
             out.append('#include "parts.h"')
             out.append("")
@@ -3516,6 +3888,7 @@ class Gen:
         for u in range(1, self.n_parts + 1):
             out = self.header(" unit part%d.cu" % u)
             out.append(PART_PRELUDE)
+            out += self.ds_unit_prelude(u)
             out.append('#include "parts.h"')
             out.append("")
             out += self.hret_unit_defs(u)
@@ -3529,11 +3902,19 @@ class Gen:
                    % (GENERATOR_VERSION, self.seed, self.size),
                    "#pragma once"] + (["#include <cstdlib>"] if "h" in self.hret_defs else []) + [
                    "#include <vector>", "#include <cuda_runtime.h>", "",
-                   "struct Buf;", ""] + self.part_decls
+                   "struct Buf;"] + (["struct DPtrs;"] if self.f_ds else []) + [""] \
+                + self.part_decls
             if "h" in self.hret_defs:
                 out += [""] + self.hret_defs["h"][:-1]  # (v9: inline makers, alloc_host<T>)
             files.append(("parts.h", "\n".join(out) + "\n"))
         return files
+
+    def ds_unit_prelude(self, unit):
+        """v10: DPtrs, release_ds, the kernels through it and the helpers making or given
+        one that unit `unit` defines (before parts.h, which only declares DPtrs)."""
+        if not self.f_ds:
+            return []
+        return self.ds_kernel_defs(unit) + self.ds_defs.get(unit, [])
 
     def hret_unit_defs(self, unit):
         """v9: the makers a unit defines, and the bump_int its functions call."""
@@ -3601,6 +3982,19 @@ def v9_used(seed, size="small"):
     g = Gen(seed, size)
     g.program()
     return {k: g.used[k] for k in V9_CONSTRUCTS if g.used[k]}
+
+
+V10_CONSTRUCTS = ("ds", "dsop", "dspat")
+
+
+def v10_used(seed, size="small"):
+    """The v10 constructs the program of (seed, size) emits, as {name: count}: ds (device
+    structs of device pointers main makes; Gen.ds_log gives each one's style and maker),
+    dsop (launches through one, directly or by a ds_step helper), dspat (upload, launch
+    through the struct, download patterns)."""
+    g = Gen(seed, size)
+    g.program()
+    return {k: g.used[k] for k in V10_CONSTRUCTS if g.used[k]}
 
 
 def is_multi(seed, size="small"):
