@@ -40,6 +40,7 @@ VERDICT_RE = re.compile(r"\b(PASS(ED)?|FAIL(ED|URE)?)\b", re.IGNORECASE)
 # resolve from it as they do from the original.
 SA_TAG = ".sa"
 
+
 def load_manifest(path=MANIFEST):
     with open(path) as f:
         return json.load(f)

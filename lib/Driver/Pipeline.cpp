@@ -558,7 +558,6 @@ public:
     QueriesMemory = S.QueriesMemory;
     if (dumps(DumpStage::Summaries))
       Device.print(Dump, Ctx);
-    RewrittenFiles = Files;
     std::vector<TemplateInstances> Templates = findTemplateInstances(
         Ctx, [&](const FunctionDecl *F) { return isHostFunctionIn(F, SM, Files); });
     std::vector<const FunctionDecl *> WithAllocs = S.Functions;
@@ -574,7 +573,8 @@ public:
     llvm::DenseMap<const FunctionDecl *, std::string> TemplateVerdicts;
     do {
       for (const TemplateInstances &T : Templates)
-        TemplateVerdicts[T.Pattern->getCanonicalDecl()] = tryTemplate(T, Ctx, Device, S.Blockers);
+        TemplateVerdicts[T.Pattern->getCanonicalDecl()] =
+            tryTemplate(T, Ctx, Device, S.Blockers, Files);
     } while (keepAllocationsOfUnchangedTemplatesSynchronous(Templates, TemplateVerdicts, WithAllocs,
                                                             Ctx));
     decidePageLockedParams(Ctx, Device, S.Functions, S.Blockers);
@@ -695,7 +695,6 @@ private:
   Preprocessor &PP;
   double ParseStart; ///< CPU seconds when Clang began with the file
   ProjectFiles Project;
-  std::set<FileID> RewrittenFiles; ///< the main file and the included files rewritten
   std::map<FileID, std::string> WhyLeft, DisplayName;
   std::map<FileID, size_t> IncludedIndex; ///< into Result.Included
   unsigned GraphClusters = 0;
@@ -760,8 +759,10 @@ private:
   /// only when all of them produce the same output byte for byte: then the
   /// rewritten text is right for each. Returns "" when it may, otherwise why
   /// the template is left unchanged.
+  /// \p Files: the files the run rewrites (the template's is one of them).
   std::string tryTemplate(const TemplateInstances &T, ASTContext &Ctx, FunctionSummaries &Device,
-                          const std::vector<std::string> &FileBlockers) {
+                          const std::vector<std::string> &FileBlockers,
+                          const std::set<FileID> &Files) {
     const SourceManager &SM = Ctx.getSourceManager();
     // The template's file: the main file or one of the included files rewritten.
     FileID File = SM.getFileID(SM.getExpansionLoc(T.Pattern->getLocation()));
@@ -776,7 +777,7 @@ private:
       if (const Edit *E = Trial.edits(File).firstOutside(Begin, End))
         return "the rewrite of `" + Name + "` would edit line " + LineOf(E->Offset) +
                ", outside the template's text";
-      for (FileID Other : RewrittenFiles)
+      for (FileID Other : Files)
         if (Other != File && !Trial.edits(Other).empty())
           return "the rewrite of `" + Name + "` would edit " + displayNameOf(Other) +
                  ", outside the template's file";
@@ -1217,16 +1218,17 @@ private:
       PassedToHelpers->recordCalls(FA, Pins);
     // Callers analysed later may rely on this: its GPU work stays on the
     // legacy stream, in program order.
-    if (llvm::none_of(Cra.Ops, [](const OpDecision &D) { return D.Async; }) &&
-        llvm::none_of(FA.ops(), [](const GpuOp &Op) { return Op.HasUserStream; }))
+    bool NothingAsync = llvm::none_of(Cra.Ops, [](const OpDecision &D) { return D.Async; });
+    if (NothingAsync && llvm::none_of(FA.ops(), [](const GpuOp &Op) { return Op.HasUserStream; }))
       Device.setLeftAsWritten(&F, callCompletesEarlierWork(FA));
     // And on this: a call of it completes the caller's work on the program's
     // own streams where the original's did (with nothing asynchronous, no
     // sync is removed either).
-    if (StmtAccesses Body = FA.accessesOf(F.getBody());
-        llvm::none_of(Cra.Ops, [](const OpDecision &D) { return D.Async; }) &&
-        !Body.CalleesMayBlockDifferently && !Body.CallsUnseen)
-      Device.setBlocksAsWritten(&F);
+    if (NothingAsync) {
+      StmtAccesses Body = FA.accessesOf(F.getBody());
+      if (!Body.CalleesMayBlockDifferently && !Body.CallsUnseen)
+        Device.setBlocksAsWritten(&F);
+    }
     assert(Cra.Ops.size() == FA.ops().size() && Plan.StreamOf.size() == FA.ops().size() &&
            "the final analysis and plan are for this function's ops");
     assert(Plan.WaitStreams.size() == Cra.Waits.size() &&

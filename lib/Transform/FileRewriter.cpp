@@ -844,12 +844,14 @@ std::vector<unsigned> FileRewriter::addFunction(const FunctionAccesses &FA, cons
             {std::move(Call), describeWait(Cra.Waits[I], FA)});
   std::vector<std::pair<unsigned, std::string>> InlineCloses;
   P->wrapBodies(Cra.Wrapped, EndWaits, InlineCloses);
-  // The expansions of one spelling agree on the stream (sharedSpellings()):
-  // the text is edited once.
+  // The expansions of one spelling agree on the stream
+  // (expansionsRunningUnlike()): the text is edited once.
   std::set<unsigned> RewrittenEnds;
-  for (const GpuOp &Op : FA.ops())
-    if (Plan.StreamOf[Op.Id] && RewrittenEnds.insert(P->opEnd(Op).value_or(~0u)).second)
+  for (const GpuOp &Op : FA.ops()) {
+    std::optional<unsigned> End = P->opEnd(Op);
+    if (Plan.StreamOf[Op.Id] && (!End || RewrittenEnds.insert(*End).second))
       P->rewriteOp(Op, *Plan.StreamOf[Op.Id]);
+  }
   // Records first: at an offset shared with a wait, the record must come
   // before the wait (the wait may be for that very event).
   for (const EventRecord &R : Plan.Records)
