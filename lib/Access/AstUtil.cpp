@@ -153,11 +153,6 @@ bool containsJump(const Stmt *S, bool LoopJumps) {
                       [&](const Stmt *Child) { return containsJump(Child, LoopJumps); });
 }
 
-namespace {
-
-/// Per translation unit: the direct calls of each function, and the
-/// functions used other than as the callee of a direct call (address taken).
-/// The lambda \p V is initialised with, for a local closure variable.
 const LambdaExpr *closureInit(const VarDecl *V) {
   if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->getType()->isReferenceType() ||
       !V->getInit())
@@ -168,6 +163,8 @@ const LambdaExpr *closureInit(const VarDecl *V) {
     return nullptr;
   return L;
 }
+
+namespace {
 
 /// The variable a call's object argument names, for `f(args)` on a lambda.
 const VarDecl *calledClosureVar(const CallExpr *Call) {
@@ -184,6 +181,8 @@ const VarDecl *calledClosureVar(const CallExpr *Call) {
   return V;
 }
 
+/// Per translation unit: the direct calls of each function, and the
+/// functions used other than as the callee of a direct call (address taken).
 struct CallIndex {
   const ASTContext *Ctx = nullptr;
   const TranslationUnitDecl *TU = nullptr;

@@ -58,6 +58,10 @@ bool isLegacyStream(const clang::Expr *Stream, clang::ASTContext &Ctx);
 /// call (its address taken, a reference to it kept), or an invalid location.
 clang::SourceLocation escapingUseOf(const clang::FunctionDecl &F, clang::ASTContext &Ctx);
 
+/// The lambda \p V is initialised with, for a local closure variable
+/// (null otherwise).
+const clang::LambdaExpr *closureInit(const clang::VarDecl *V);
+
 /// The lambda a local closure variable holds when the program does nothing
 /// with the variable but call it (`auto f = [&](int i) {...}; f(0);`): no
 /// copy, reference, capture or conversion of it. The caller then knows the

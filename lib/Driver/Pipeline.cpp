@@ -174,19 +174,26 @@ bool isLambdaBody(const FunctionDecl *F) {
   return M && M->getParent()->isLambda();
 }
 
+/// A lambda body whose callers do not all see its calls (it is passed to an
+/// algorithm): it orders its work after all earlier work itself.
+bool runsUnorderedByCallers(const FunctionDecl &F) {
+  return isLambdaBody(&F) && !onlyCalledDirectly(cast<CXXMethodDecl>(F), F.getASTContext());
+}
+
 /// A lambda's body analysed as a function of its own, like a helper: a host
 /// lambda that is not generic, written in a function that is analysed
 /// itself (a lambda in a template has a body per instantiation), and run only
-/// by calls its callers see. A lambda passed to a function, copied or
-/// converted may run where no caller orders the work it would put on the
-/// tool's streams after the caller's (left as written, its work stays on the
-/// legacy stream, which orders it). Whether the file starts host threads is
-/// decided after the survey.
+/// during calls on its callers' thread: calls they see, or of algorithms they
+/// pass it to (whyLambdaMayRunElsewhere()). One passed to an algorithm orders
+/// its work after all earlier work itself (orderAfterEarlierWork()). One
+/// stored, converted, or passed to what may run it on another thread, is left
+/// as written: its work stays on the legacy stream, which orders it. Whether
+/// the file starts host threads is decided after the survey.
 bool isAnalysedLambda(const FunctionDecl *F, const SourceManager &SM,
                       const std::set<FileID> &Files) {
   if (!isLambdaBody(F) || !F->doesThisDeclarationHaveABody() || !F->getBody() ||
       F->isDependentContext() || F->isTemplateInstantiation() || F->hasAttr<CUDAGlobalAttr>() ||
-      !onlyCalledDirectly(*cast<CXXMethodDecl>(F), F->getASTContext()))
+      !whyLambdaMayRunElsewhere(*cast<CXXMethodDecl>(F), F->getASTContext()).empty())
     return false;
   // Clang makes a lambda without attributes implicitly __host__ __device__.
   if (const auto *Device = F->getAttr<CUDADeviceAttr>(); Device && !Device->isImplicit())
@@ -210,10 +217,10 @@ std::string whyLambdaIsLeftAsWritten(const FunctionDecl &F, const SourceManager 
   if (F.isDependentContext() || F.isTemplateInstantiation())
     return "inside a lambda that is generic or written in a template; this version transforms "
            "the bodies of other lambdas only";
-  if (!onlyCalledDirectly(cast<CXXMethodDecl>(F), F.getASTContext()))
-    return "inside a lambda that runs other than by direct calls of a variable holding it (passed "
-           "to a function, copied, captured or converted), where its callers could not order its "
-           "work after theirs; it stays on the legacy stream, which does";
+  if (std::string Why = whyLambdaMayRunElsewhere(cast<CXXMethodDecl>(F), F.getASTContext());
+      !Why.empty())
+    return "inside a lambda that may run other than during a call on its caller's thread: " + Why +
+           "; its work stays on the legacy stream, which orders it with the rest";
   return "inside a lambda this version does not transform (declared __device__, or written in "
          "a function it does not analyse)";
 }
@@ -1103,6 +1110,11 @@ private:
         if (auto It = Carried.find(Op.Call); Blocked[Op.Id].empty() && It != Carried.end())
           Blocked[Op.Id] = It->second;
       }
+      if (runsUnorderedByCallers(F) && !FileRewriter::canOrderAfterEarlierWork(F))
+        for (std::string &Why : Blocked)
+          if (Why.empty())
+            Why = "inside a lambda passed to a function, whose `{` is spelled in a macro, where "
+                  "the tool cannot order its work after its callers'";
       if (!FileBlockers.empty())
         for (std::string &Why : Blocked)
           Why = "the file is left unchanged: " + FileBlockers.front();
@@ -1242,6 +1254,8 @@ private:
           llvm::all_of(untrackedGpuWork(FA, Device, Cra),
                        [](const UntrackedWork &W) { return W.HostToDeviceCopy; });
       WaitsNotWritten = Rewriter.addFunction(FA, Cra, Plan);
+      if (runsUnorderedByCallers(F))
+        Rewriter.orderAfterEarlierWork(FA, Plan);
       if (std::optional<unsigned> Stream = Device.pendingWorkStream(&F);
           Stream && ReturnsWithWork.count(F.getCanonicalDecl()))
         Rewriter.joinPendingWork(FA, Cra, Plan, *Stream);

@@ -151,6 +151,12 @@ public:
       if (F->getIdentifier() && inProgram(Call->getBeginLoc()) &&
           (F->getName() == "pthread_create" || (F->isInStdNamespace() && F->getName() == "async")))
         note(F->getQualifiedNameAsString(), Call->getBeginLoc());
+    // An algorithm given an execution policy (std::execution::par) may run
+    // the function it is given on several threads at once.
+    if (const FunctionDecl *F = Call->getDirectCallee(); F && inProgram(Call->getBeginLoc()))
+      for (const Expr *Arg : Call->arguments())
+        if (isParallelExecutionPolicy(Arg->getType()))
+          note(F->getQualifiedNameAsString() + " with an execution policy", Call->getBeginLoc());
     return Found.empty();
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {

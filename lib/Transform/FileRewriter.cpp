@@ -940,6 +940,39 @@ void FileRewriter::joinPendingWork(const FunctionAccesses &FA, const CraResult &
   }
 }
 
+bool FileRewriter::canOrderAfterEarlierWork(const FunctionDecl &F) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(F.getBody());
+  return Body && Body->getLBracLoc().isFileID();
+}
+
+void FileRewriter::orderAfterEarlierWork(const FunctionAccesses &FA, const StreamPlan &Plan) {
+  assert(canOrderAfterEarlierWork(FA.function()) && "the body's `{` is spelled in the file");
+  std::set<unsigned> Streams;
+  for (const std::optional<unsigned> &S : Plan.StreamOf)
+    if (S)
+      Streams.insert(*S);
+  if (Streams.empty())
+    return;
+  P->selectFileOf(FA.function().getLocation());
+  const auto *Body = cast<CompoundStmt>(FA.function().getBody());
+  std::string Event = P->eventExpr(P->NumEvents++);
+  std::string Reason = FA.name() + " runs where its callers cannot order it: its work goes after "
+                                   "all work enqueued before it, as on the legacy stream";
+  std::vector<std::string> Calls = {callStatement(ApiId::cudaEventRecord, {Event, "0"})};
+  for (unsigned S : Streams)
+    Calls.push_back(callStatement(ApiId::cudaStreamWaitEvent, {streamExpr(S), Event, "0"}));
+  InsertionPoint First{InsertionPoint::BeforeStmt,
+                       Body->body_empty() ? nullptr : Body->body_front()};
+  if (First.Anchor && P->insertionOffset(First)) {
+    for (const std::string &Call : Calls)
+      P->insertAt(First, Call, Reason);
+    return;
+  }
+  unsigned Open = P->SM.getFileOffset(Body->getLBracLoc()) + 1;
+  for (const std::string &Call : Calls)
+    P->Edits.insert(Open, " " + Call + " /* streamalloc: " + Reason + " */");
+}
+
 void FileRewriter::addGraphLoops(const std::vector<LaunchLoop> &Loops) {
   for (const LaunchLoop &L : Loops) {
     if (!L.WhyNot.empty())

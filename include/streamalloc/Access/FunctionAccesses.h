@@ -26,6 +26,7 @@ class CallExpr;
 class CXXMethodDecl;
 class Expr;
 class FunctionDecl;
+class QualType;
 class Stmt;
 class VarDecl;
 } // namespace clang
@@ -137,6 +138,21 @@ std::string displayName(const clang::FunctionDecl &F);
 /// holding the closure that the program does nothing with but call. Each
 /// caller then sees the call, and the lambda's summary, captures included.
 bool onlyCalledDirectly(const clang::CXXMethodDecl &Body, clang::ASTContext &Ctx);
+
+/// Why the lambda whose body is \p Body may run other than during a call on
+/// the thread of a function that holds or passes its closure: "" when the
+/// program does nothing with the closure but call it directly or pass it to
+/// functions that call it only before they return, on the caller's thread
+/// (standard algorithms without an execution policy, functions the unit
+/// defines). Such a lambda's body can order its work after everything
+/// enqueued before it runs, and finish it before it returns, wherever it is
+/// called from.
+std::string whyLambdaMayRunElsewhere(const clang::CXXMethodDecl &Body, clang::ASTContext &Ctx);
+
+/// Whether \p T is a standard execution policy that lets an algorithm run
+/// the function it is given on several threads at once (all but
+/// std::execution::seq).
+bool isParallelExecutionPolicy(clang::QualType T);
 
 class FunctionAccesses {
 public:

@@ -27,6 +27,7 @@
 
 namespace clang {
 class ASTContext;
+class FunctionDecl;
 } // namespace clang
 
 namespace streamalloc {
@@ -75,6 +76,16 @@ public:
   /// on each, waited for by \p Stream on the device; the host goes on).
   void joinPendingWork(const FunctionAccesses &FA, const CraResult &Cra, const StreamPlan &Plan,
                        unsigned Stream);
+
+  /// For a function its callers cannot order (a lambda passed to an
+  /// algorithm, see whyLambdaMayRunElsewhere()): at the start of its body, an
+  /// event recorded on the legacy stream, which the blocking streams' earlier
+  /// work precedes, and each stream of \p Plan waits for it, so the
+  /// function's work runs after everything enqueued before the call, as the
+  /// original's legacy-stream work did. Needs the body's `{` spelled in the
+  /// file (canOrderAfterEarlierWork()).
+  void orderAfterEarlierWork(const FunctionAccesses &FA, const StreamPlan &Plan);
+  static bool canOrderAfterEarlierWork(const clang::FunctionDecl &F);
 
   /// Wraps the body of each loop of \p Loops that becomes a graph
   /// (LaunchGraphs.h) in the capture-and-replay loop of the pool's graph
