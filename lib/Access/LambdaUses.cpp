@@ -66,6 +66,11 @@ const Expr *usedAs(const Expr *E, ASTContext &Ctx) {
 std::string whyArgumentMayRunElsewhere(const Expr *Use, ASTContext &Ctx) {
   const Expr *Outer = usedAs(Use, Ctx);
   auto Parents = Ctx.getParents(*Outer);
+  if (const auto *Construct = Parents.size() == 1 ? Parents[0].get<CXXConstructExpr>() : nullptr;
+      Construct && llvm::is_contained(Construct->arguments(), Outer))
+    return "it is passed to a constructor of `" +
+           Construct->getType().getUnqualifiedType().getAsString(Ctx.getPrintingPolicy()) +
+           "`, which may keep it or run it on another thread";
   const auto *Call = Parents.size() == 1 ? Parents[0].get<CallExpr>() : nullptr;
   if (!Call || Call->getCallee()->IgnoreParenImpCasts() == Outer ||
       !llvm::is_contained(Call->arguments(), Outer))

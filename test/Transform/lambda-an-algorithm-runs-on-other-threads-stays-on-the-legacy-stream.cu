@@ -35,6 +35,6 @@ int main() {
   return 0;
 }
 
-// REPORT: {{.*}}:22:5: inc: left synchronous: inside a lambda that may run other than during a call on its caller's thread: it is stored, copied, converted or captured (line 21); its work stays on the legacy stream, which orders it with the rest
-// REPORT: {{.*}}:24:5: cudaMemcpy: left synchronous: inside a lambda that may run other than during a call on its caller's thread: it is stored, copied, converted or captured (line 21); its work stays on the legacy stream, which orders it with the rest
+// REPORT: {{.*}}:22:5: inc: left synchronous: inside a lambda that may run other than during a call on its caller's thread: it is passed to a constructor of `std::function<void (int)>`, which may keep it or run it on another thread (line 21); its work stays on the legacy stream, which orders it with the rest
+// REPORT: {{.*}}:24:5: cudaMemcpy: left synchronous: inside a lambda that may run other than during a call on its caller's thread: it is passed to a constructor of `std::function<void (int)>`, which may keep it or run it on another thread (line 21); its work stays on the legacy stream, which orders it with the rest
 // REPORT: {{.*}}:29:5: inc: left synchronous: inside a lambda that may run other than during a call on its caller's thread: it is passed to `std::bind`, which is not known to run it only before it returns, on the caller's thread (line 32); its work stays on the legacy stream, which orders it with the rest

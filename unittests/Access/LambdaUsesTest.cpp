@@ -36,6 +36,7 @@ const char *Prelude = R"cu(
 #include <algorithm>
 #include <execution>
 #include <functional>
+#include <thread>
 #include <vector>
 template <typename F> static void each(int n, F f) {
   for (int i = 0; i < n; ++i)
@@ -81,17 +82,30 @@ void run(int *d, std::vector<int> &v) {
 }
 )cu"),
             "it is passed to `std::for_each` with an execution policy, which may run it on other "
-            "threads (line 13)");
+            "threads (line 14)");
+}
+
+TEST(LambdaUses, GivenToAThreadItRunsOnAnotherThread) {
+  EXPECT_EQ(whyFirstLambdaOfRun(std::string(Prelude) + R"cu(
+void run(int *d) {
+  std::thread t([d] { cudaMemset(d, 0, 4); });
+  t.join();
+}
+)cu"),
+            "it is passed to a constructor of `std::thread`, which may keep it or run it on "
+            "another thread (line 13)");
 }
 
 TEST(LambdaUses, StoredConvertedCapturedOrGivenToAnUnknownFunctionItMayRunAnywhere) {
-  EXPECT_EQ(whyFirstLambdaOfRun(std::string(Prelude) + R"cu(
+  EXPECT_EQ(
+      whyFirstLambdaOfRun(std::string(Prelude) + R"cu(
 void run(int *d) {
   std::function<void(int)> f = [d](int i) { cudaMemset(d + i, 0, 4); };
   f(0);
 }
 )cu"),
-            "it is stored, copied, converted or captured (line 12)");
+      "it is passed to a constructor of `std::function<void (int)>`, which may keep it or run "
+      "it on another thread (line 13)");
   EXPECT_EQ(whyFirstLambdaOfRun(std::string(Prelude) + R"cu(
 void run(int *d) {
   auto f = [d](int i) { cudaMemset(d + i, 0, 4); };
@@ -99,7 +113,7 @@ void run(int *d) {
   g(0);
 }
 )cu"),
-            "it is captured by another lambda (line 13)");
+            "it is captured by another lambda (line 14)");
   EXPECT_EQ(whyFirstLambdaOfRun(std::string(Prelude) + R"cu(
 void run(int *d) {
   auto f = [d](int i) { cudaMemset(d + i, 0, 4); };
@@ -107,7 +121,7 @@ void run(int *d) {
 }
 )cu"),
             "it is passed to `std::bind`, which is not known to run it only before it returns, on "
-            "the caller's thread (line 13)");
+            "the caller's thread (line 14)");
   EXPECT_EQ(whyFirstLambdaOfRun(std::string(Prelude) + R"cu(
 void run(int *d) {
   auto f = [d](int i) { cudaMemset(d + i, 0, 4); };
@@ -115,7 +129,7 @@ void run(int *d) {
   copy(0);
 }
 )cu"),
-            "it is stored, copied, converted or captured (line 13)");
+            "it is stored, copied, converted or captured (line 14)");
 }
 
 } // namespace
