@@ -12,6 +12,8 @@
 #include "PointsTo.h"
 #include "streamalloc/Access/FunctionAccesses.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 namespace streamalloc {
 
 /// What a GPU op reads and writes when it runs.
@@ -33,7 +35,19 @@ bool isGpuOpCall(const clang::Stmt *S);
 /// GPU ops of the function, for StmtAccesses::Ops.
 StmtAccesses walkAccesses(PointsTo &Pts, const clang::Stmt *S, bool MayNotRun,
                           const clang::Stmt *Skip,
-                          const llvm::DenseMap<const clang::Expr *, unsigned> *OpIds);
+                          const llvm::DenseMap<const clang::Expr *, unsigned> *OpIds,
+                          const llvm::DenseSet<const clang::Stmt *> *Ignored = nullptr);
+
+/// The GPU op calls of \p Body that a checking macro evaluates again only on
+/// a path that ends the program: `if (op != cudaSuccess) { report(op);
+/// exit(1); }`, where `op` is one macro argument expanded in the condition
+/// and again in a branch that ends in a call that does not return. They are
+/// not ops of the function and touch nothing: the one in the condition is
+/// the op, the text they share is rewritten once with it, and on the error
+/// path they run again on its stream before the program ends, reporting the
+/// status an asynchronous op reports.
+llvm::DenseSet<const clang::Stmt *> errorPathRepeats(const clang::Stmt *Body,
+                                                     const clang::ASTContext &Ctx);
 
 } // namespace streamalloc
 

@@ -43,9 +43,10 @@ bool isLValueAccess(const Expr *E) {
 class AccessWalker {
 public:
   AccessWalker(PointsTo &Pts, StmtAccesses &Out, bool MayNotRun, const Stmt *Skip,
-               const llvm::DenseMap<const Expr *, unsigned> *OpIds, bool HostSideOnly = false)
+               const llvm::DenseMap<const Expr *, unsigned> *OpIds, bool HostSideOnly = false,
+               const llvm::DenseSet<const Stmt *> *Ignored = nullptr)
       : Pts(Pts), Out(Out), MayNotRun(MayNotRun), Skip(Skip), OpIds(OpIds), Device(Pts.isDevice()),
-        HostSideOnly(HostSideOnly) {}
+        HostSideOnly(HostSideOnly), Ignored(Ignored) {}
 
   void visit(const Stmt *S, uint8_t Mode = ReadAccess);
   /// The destructor of the local \p V, run at the end of its scope.
@@ -70,6 +71,9 @@ private:
   /// Record only what the host touches of a callee left as written
   /// (StmtAccesses::HostSide).
   bool HostSideOnly;
+  /// Calls that run only on a path that ends the program
+  /// (errorPathRepeats()): they count for nothing.
+  const llvm::DenseSet<const Stmt *> *Ignored;
 
   void unknown(std::string Why, uint8_t Mode = ReadWriteAccess) {
     if (!Out.Host.touchesUnknown() && Out.UnknownWhy.empty())
@@ -131,7 +135,7 @@ private:
 };
 
 void AccessWalker::visit(const Stmt *S, uint8_t Mode) {
-  if (!S || S == Skip)
+  if (!S || S == Skip || (Ignored && Ignored->count(S)))
     return;
   if (const auto *E = dyn_cast<Expr>(S); E && isLValueAccess(E)) {
     accessLValue(E->IgnoreParens(), Mode);
@@ -577,6 +581,64 @@ bool isGpuOpCall(const Stmt *S) {
 
 namespace {
 
+void collectGpuOpCalls(const Stmt *S, llvm::SmallVectorImpl<const Stmt *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (isGpuOpCall(S))
+    Out.push_back(S);
+  for (const Stmt *Child : S->children())
+    collectGpuOpCalls(Child, Out);
+}
+
+/// Whether every path through \p S ends the program: its last statement
+/// calls a function that does not return (exit, abort), and nothing in it
+/// jumps out first.
+bool endsTheProgram(const Stmt *S) {
+  const Stmt *Last = S;
+  if (const auto *Block = dyn_cast<CompoundStmt>(S)) {
+    if (Block->body_empty())
+      return false;
+    Last = Block->body_back();
+  }
+  const auto *Call = dyn_cast<CallExpr>(Last);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee && Callee->isNoReturn() && !containsJump(S);
+}
+
+} // namespace
+
+llvm::DenseSet<const Stmt *> errorPathRepeats(const Stmt *Body, const ASTContext &Ctx) {
+  llvm::DenseSet<const Stmt *> Repeats;
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+    const auto *If = dyn_cast<IfStmt>(S);
+    if (!If || If->getElse() || If->getInit() || If->getConditionVariable() || If->isConstexpr() ||
+        If->isConsteval() || !endsTheProgram(If->getThen()))
+      return;
+    llvm::SmallVector<const Stmt *, 2> Checked, Again;
+    collectGpuOpCalls(If->getCond(), Checked);
+    if (Checked.size() != 1 || !Checked.front()->getBeginLoc().isMacroID() ||
+        !SM.isMacroArgExpansion(Checked.front()->getBeginLoc()))
+      return;
+    SourceLocation Spelled = SM.getSpellingLoc(Checked.front()->getBeginLoc());
+    collectGpuOpCalls(If->getThen(), Again);
+    if (Again.empty() || llvm::any_of(Again, [&](const Stmt *Call) {
+          return !Call->getBeginLoc().isMacroID() ||
+                 SM.getSpellingLoc(Call->getBeginLoc()) != Spelled;
+        }))
+      return;
+    Repeats.insert(Again.begin(), Again.end());
+  };
+  Visit(Body);
+  return Repeats;
+}
+
+namespace {
+
 /// Whether the host itself may touch what argument \p Role of a call of
 /// \p Api (a synchronous copy or fill) names before the legacy stream
 /// reaches the call: the source of a copy to the device (a pageable one is
@@ -694,9 +756,10 @@ OpEffects opEffects(PointsTo &Pts, const Expr *E) {
 }
 
 StmtAccesses walkAccesses(PointsTo &Pts, const Stmt *S, bool MayNotRun, const Stmt *Skip,
-                          const llvm::DenseMap<const Expr *, unsigned> *OpIds) {
+                          const llvm::DenseMap<const Expr *, unsigned> *OpIds,
+                          const llvm::DenseSet<const Stmt *> *Ignored) {
   StmtAccesses Out;
-  AccessWalker(Pts, Out, MayNotRun, Skip, OpIds).visit(S);
+  AccessWalker(Pts, Out, MayNotRun, Skip, OpIds, false, Ignored).visit(S);
   return Out;
 }
 
@@ -712,6 +775,7 @@ struct FunctionAccesses::Impl {
   std::vector<GpuOp> Ops;
   llvm::DenseMap<const Expr *, unsigned> OpIndex;
   llvm::SmallPtrSet<const Expr *, 4> StreamOrdered;
+  llvm::DenseSet<const Stmt *> ErrorPathRepeats; ///< see errorPathRepeats()
 
   Impl(const FunctionDecl &F, ASTContext &Ctx, FunctionSummaries &Summaries) : F(F), Ctx(Ctx) {
     Registry &R = Summaries.impl();
@@ -775,7 +839,7 @@ struct FunctionAccesses::Impl {
 };
 
 void FunctionAccesses::Impl::collectOps(const Stmt *S) {
-  if (!S || isa<LambdaExpr>(S))
+  if (!S || isa<LambdaExpr>(S) || ErrorPathRepeats.count(S))
     return; // a lambda body is another function
   if (const auto *Call = dyn_cast<CallExpr>(S); Call && StreamOrdered.count(Call)) {
     const ApiFunction *Api = modelledCallee(Call);
@@ -889,6 +953,7 @@ FunctionAccesses::FunctionAccesses(const FunctionDecl &F, ASTContext &Ctx,
     : P(std::make_unique<Impl>(F, Ctx, Summaries)) {
   P->StreamOrdered.insert(StreamOrdered.begin(), StreamOrdered.end());
   P->ReturnsWithWorkPending = ReturnsWithWorkPending;
+  P->ErrorPathRepeats = errorPathRepeats(F.getBody(), Ctx);
   // Name every object the statements touch first, so that each op's effects
   // also list the objects they may overlap.
   walkAccesses(*P->Pts, F.getBody(), false, nullptr, nullptr);
@@ -960,10 +1025,11 @@ bool FunctionAccesses::mayOutliveFunction(const GpuOp &Op) const {
 
 StmtAccesses FunctionAccesses::accessesOf(const Stmt *S, bool MayNotRun, const Stmt *Skip) const {
   assert(S && "the accesses of a statement");
-  StmtAccesses Out = walkAccesses(*P->Pts, S, MayNotRun, Skip, &P->OpIndex);
+  StmtAccesses Out = walkAccesses(*P->Pts, S, MayNotRun, Skip, &P->OpIndex, &P->ErrorPathRepeats);
   if (Out.CallsLeftAsWritten) {
     StmtAccesses HostSide;
-    AccessWalker(*P->Pts, HostSide, MayNotRun, Skip, &P->OpIndex, true).visit(S);
+    AccessWalker(*P->Pts, HostSide, MayNotRun, Skip, &P->OpIndex, true, &P->ErrorPathRepeats)
+        .visit(S);
     Out.HostSide = std::move(HostSide.Host);
   }
   return Out;
@@ -971,7 +1037,7 @@ StmtAccesses FunctionAccesses::accessesOf(const Stmt *S, bool MayNotRun, const S
 
 StmtAccesses FunctionAccesses::destructorAccesses(const VarDecl *V) const {
   StmtAccesses Out;
-  AccessWalker(*P->Pts, Out, false, nullptr, &P->OpIndex).destroy(V);
+  AccessWalker(*P->Pts, Out, false, nullptr, &P->OpIndex, false, &P->ErrorPathRepeats).destroy(V);
   return Out;
 }
 

@@ -428,6 +428,35 @@ void run(float *q) {
   EXPECT_NE(Destroy("s").find("<unknown>"), std::string::npos);
 }
 
+TEST(FunctionAccesses, CheckingMacroEvaluatingItsOpAgainBeforeItExitsHasOneOp) {
+  const char *Check = R"cu(
+#define CHECK(status)                                                  \
+  if (status != cudaSuccess) {                                         \
+    fprintf(stderr, "%d %s\n", status, cudaGetErrorString(status));    \
+    EXIT;                                                              \
+  }
+)cu";
+  auto Run = [](const char *Exit) {
+    return std::string("#define EXIT ") + Exit + "\n" + R"cu(
+void run(int n) {
+  float *h = (float *)malloc(n * 4), *d;
+  cudaMalloc(&d, n * 4);
+  CHECK(cudaMemcpy(d, h, n * 4, cudaMemcpyHostToDevice));
+}
+)cu";
+  };
+  // The error path ends the program: the expansions in the branch are not ops
+  // and touch nothing.
+  Analysed Exits(std::string(Kernels) + Check + Run("exit(1)"));
+  ASSERT_TRUE(Exits.FA);
+  ASSERT_EQ(Exits.FA->ops().size(), 1u);
+  EXPECT_EQ(Exits.effects(0), "h:R, d:W");
+  // It goes on: every expansion is an op.
+  Analysed GoesOn(std::string(Kernels) + Check + Run("(void)0"));
+  ASSERT_TRUE(GoesOn.FA);
+  EXPECT_EQ(GoesOn.FA->ops().size(), 3u);
+}
+
 TEST(FunctionAccesses, HasOpsAgreesWithTheAnalysisWithoutRunningIt) {
   Analysed A(std::string(Kernels) + R"cu(
 void none(float *h) { h[0] = 1; auto f = [&] { fill<<<1, 1>>>(h, 0); }; f(); }
