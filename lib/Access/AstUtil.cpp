@@ -153,6 +153,28 @@ bool containsJump(const Stmt *S, bool LoopJumps) {
                       [&](const Stmt *Child) { return containsJump(Child, LoopJumps); });
 }
 
+const Expr *outermostValue(const Expr *E, ASTContext &Ctx) {
+  while (true) {
+    auto Parents = Ctx.getParents(*E);
+    const Expr *Parent = Parents.size() == 1 ? Parents[0].get<Expr>() : nullptr;
+    if (!Parent)
+      return E;
+    if (isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr,
+            ExprWithCleanups>(Parent)) {
+      E = Parent;
+      continue;
+    }
+    // A copy or move of the value (into a by-value parameter, say).
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Parent);
+        Construct && Construct->getNumArgs() == 1 &&
+        Construct->getConstructor()->isCopyOrMoveConstructor()) {
+      E = Parent;
+      continue;
+    }
+    return E;
+  }
+}
+
 const LambdaExpr *closureInit(const VarDecl *V) {
   if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->getType()->isReferenceType() ||
       !V->getInit())

@@ -58,6 +58,11 @@ bool isLegacyStream(const clang::Expr *Stream, clang::ASTContext &Ctx);
 /// call (its address taken, a reference to it kept), or an invalid location.
 clang::SourceLocation escapingUseOf(const clang::FunctionDecl &F, clang::ASTContext &Ctx);
 
+/// The expression \p E is used as, past the implicit conversions,
+/// parentheses, temporaries, cleanups and copies or moves C++ spells out
+/// around it.
+const clang::Expr *outermostValue(const clang::Expr *E, clang::ASTContext &Ctx);
+
 /// The lambda \p V is initialised with, for a local closure variable
 /// (null otherwise).
 const clang::LambdaExpr *closureInit(const clang::VarDecl *V);

@@ -37,34 +37,10 @@ bool isSequentialStdAlgorithm(const FunctionDecl &F) {
   return F.isInStdNamespace() && F.getIdentifier() && Names.contains(F.getName());
 }
 
-/// The expression a closure value is used as, past the conversions, copies
-/// and temporaries C++ spells out around it.
-const Expr *usedAs(const Expr *E, ASTContext &Ctx) {
-  while (true) {
-    auto Parents = Ctx.getParents(*E);
-    const Expr *Parent = Parents.size() == 1 ? Parents[0].get<Expr>() : nullptr;
-    if (!Parent)
-      return E;
-    if (isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr,
-            ExprWithCleanups>(Parent)) {
-      E = Parent;
-      continue;
-    }
-    // A copy or move of the closure into a by-value parameter.
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Parent);
-        Construct && Construct->getNumArgs() == 1 &&
-        Construct->getConstructor()->isCopyOrMoveConstructor()) {
-      E = Parent;
-      continue;
-    }
-    return E;
-  }
-}
-
 /// Why passing the closure \p Use to its parent call may run it elsewhere
 /// than during that call, on this thread ("" when it cannot).
 std::string whyArgumentMayRunElsewhere(const Expr *Use, ASTContext &Ctx) {
-  const Expr *Outer = usedAs(Use, Ctx);
+  const Expr *Outer = outermostValue(Use, Ctx);
   auto Parents = Ctx.getParents(*Outer);
   if (const auto *Construct = Parents.size() == 1 ? Parents[0].get<CXXConstructExpr>() : nullptr;
       Construct && llvm::is_contained(Construct->arguments(), Outer))
@@ -119,7 +95,7 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (!Holder || E->getDecl() != Holder)
       return true;
-    auto Parents = Ctx.getParents(*usedAs(E, Ctx));
+    auto Parents = Ctx.getParents(*outermostValue(E, Ctx));
     const auto *Op = Parents.size() == 1 ? Parents[0].get<CXXOperatorCallExpr>() : nullptr;
     if (Op && Op->getOperator() == OO_Call && Op->getArg(0)->IgnoreParenImpCasts() == E)
       return true; // a direct call

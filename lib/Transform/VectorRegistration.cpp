@@ -255,22 +255,7 @@ bool VectorTrace::passedTo(const FunctionDecl *Fn, const VarDecl *V, const CallE
 /// only as an argument of another vector's member or of a `std::` algorithm
 /// whose result is discarded or holds no pointer.
 bool VectorTrace::iteratorUse(const FunctionDecl *Fn, const VarDecl *V, const Expr *Iter) {
-  const Expr *E = Iter;
-  while (true) {
-    DynTypedNode P = parentOf(E);
-    if (const auto *Up = P.get<Expr>();
-        Up && isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr,
-                  ExprWithCleanups>(Up)) {
-      E = Up;
-      continue;
-    }
-    if (const auto *Copy = P.get<CXXConstructExpr>();
-        Copy && Copy->getNumArgs() == 1 && Copy->getConstructor()->isCopyOrMoveConstructor()) {
-      E = Copy;
-      continue;
-    }
-    break;
-  }
+  const Expr *E = outermostValue(Iter, Ctx);
   DynTypedNode P = parentOf(E);
   std::string Why = "an iterator into " + name(V) +
                     " is used in a way the pinning analysis does not follow" + at(Iter);
