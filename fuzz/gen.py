@@ -20,6 +20,11 @@ Version 10 adds device structs of device pointers (`DPtrs {a, b[, c], n}` copied
 device allocation, made in main or by helpers that return it, fill it through an
 out-parameter or in place, some in another unit) and kernels that reach the buffers
 through the struct (v10_used(seed, size)).
+Version 11 adds host function templates that choose their GPU ops with `if constexpr` on
+the element type (xor_dispatch_t, xor_into_t: one branch for unsigned int, another for
+unsigned short on the same bytes, ops shared before and after the branches), called for
+both types in one program (v11_used(seed, size): "disp_both" counts the templates a unit
+instantiates for both).
 
 Invariants the generator keeps (see README.md, "Why the programs are valid"):
   * every allocation is fully initialised right after it is made;
@@ -50,11 +55,11 @@ import os
 import random
 import sys
 
-GENERATOR_VERSION = "10"
+GENERATOR_VERSION = "11"
 # The seed of the random choices.  8.1 changed only the prelude's HostBuf and kept 8's
 # choices; 9 draws a flag of its own in every program, so every seed's choices changed;
-# so does 10 (f_ds).
-RANDOM_VERSION = "10"
+# so does 10 (f_ds), and 11 (f_disp).
+RANDOM_VERSION = "11"
 
 SYM_N = 1024
 GHOST_N = 1024
@@ -83,6 +88,7 @@ PRELUDE = r"""#include <algorithm>
 #include <memory>
 #include <sys/time.h>
 #include <time.h>
+#include <type_traits>
 #include <utility>
 #include <vector>
 #include <cuda_runtime.h>
@@ -295,6 +301,55 @@ struct Stage {
   void run(T salt, int spin_us) { k_xor<T><<<(n + 127) / 128, 128>>>(d, d, salt, n, spin_us); }
 };
 }  // namespace
+
+// v11: host templates that choose their GPU ops with `if constexpr` on the element type
+// (a kernel per type, as real code dispatches), instantiated for unsigned int and, on the
+// same bytes seen as halves, unsigned short: an instantiation holds only the ops of its
+// own branch, and both hold the ops before and after the branches.  The `else` branches
+// (any other element type: host loops) are never instantiated here.
+template <typename T>
+__global__ void k_twist(T *buf, unsigned int k, int n, int spin_us) {
+  sa_spin(spin_us);
+  SA_FOR(i, n) buf[i] = (T)((unsigned int)buf[i] * k + 1u);
+}
+
+// Upload `in`, k_xor<T> (halves: then k_twist<T>) on the device copy, download it into
+// `out` (`out` may be `in`), then one more k_twist<T> on the device copy.
+template <typename T>
+static void xor_dispatch_t(T *d, const T *in, T *out, T salt, int n, int spin_us) {
+  CHECK(cudaMemcpy(d, in, (size_t)n * sizeof(T), cudaMemcpyHostToDevice));
+  if constexpr (std::is_same_v<T, unsigned int>) {
+    k_xor<T><<<(n + 127) / 128, 128>>>(d, d, salt, n, spin_us);
+    download_t(out, d, n);
+  } else if constexpr (std::is_same_v<T, unsigned short>) {
+    k_xor<T><<<(n + 255) / 256, 256>>>(d, d, salt, n, spin_us);
+    k_twist<T><<<(n + 127) / 128, 128>>>(d, 2u * (unsigned int)salt + 1u, n, 0);
+    CHECK(cudaMemcpy(out, d, (size_t)n * sizeof(T), cudaMemcpyDeviceToHost));
+  } else {
+    for (int i = 0; i < n; ++i)
+      out[i] = (T)((unsigned int)in[i] ^ ((unsigned int)in[i] + salt));
+  }
+  k_twist<T><<<(n + 127) / 128, 128>>>(d, 5u, n, 0);
+}
+
+// Upload `in` into `d`, compute into `d2` (a range apart from `d`; halves: `d` is
+// rewritten too), download `d2` into `out` (`out` may be `in`).
+template <typename T>
+static void xor_into_t(T *d, T *d2, const T *in, T *out, T salt, int n, int spin_us) {
+  upload_t(d, in, n);
+  if constexpr (std::is_same_v<T, unsigned int>) {
+    CHECK(cudaMemcpy(d2, d, (size_t)n * sizeof(T), cudaMemcpyDeviceToDevice));
+    k_xor<T><<<(n + 127) / 128, 128>>>(d2, d, salt, n, spin_us);
+  } else if constexpr (std::is_same_v<T, unsigned short>) {
+    CHECK(cudaMemset(d2, 0, (size_t)n * sizeof(T)));
+    k_xor<T><<<(n + 127) / 128, 128>>>(d2, d, salt, n, spin_us);
+    k_twist<T><<<(n + 63) / 64, 64>>>(d, 3u, n, 0);
+  } else {
+    for (int i = 0; i < n; ++i) out[i] = (T)((unsigned int)in[i] + salt);
+    return;
+  }
+  download_t(out, d2, n);
+}
 
 // v8: lambdas are passed to this (and to std::for_each).
 template <typename F>
@@ -544,7 +599,7 @@ class Gen:
         self.part_decls = []      # v7: declarations for parts.h
         self.used = {"async": 0, "timer": 0, "ifdef": 0, "checkalloc": 0, "streams": 0,
                      "tmpl": 0, "lambda": 0, "class": 0, "lloop": 0, "pend": 0, "hret": 0,
-                     "ds": 0, "dsop": 0, "dspat": 0}
+                     "ds": 0, "dsop": 0, "dspat": 0, "disp": 0}
         self.pend_helpers = []    # v8: helpers whose copies outlive them
         self.pend_defs = {}       # v8: unit -> their definitions
         self.makers = []          # v9: helpers that allocate and return a host buffer
@@ -559,6 +614,7 @@ class Gen:
         self.ds_defs = {}         # v10: unit -> their definitions
         self.ds_kused = {}        # v10: unit -> the kernels through DPtrs it launches
         self.ds_log = []          # v10: (style, maker) per device struct
+        self.disp_log = []        # v11: (template, T, unit) per call of a dispatch template
 
     # -- utilities ---------------------------------------------------------
     def nid(self):
@@ -2319,6 +2375,96 @@ class Gen:
         self.used["tmpl"] += 1
         return True
 
+    # -- v11: host templates that dispatch with `if constexpr` -----------------------
+    DISP_TMPLS = ("xor_dispatch_t", "xor_into_t")
+    DISP_TYPES = ("unsigned int", "unsigned short")
+
+    def disp_both(self, unit=None):
+        """v11: the (template, unit) pairs whose template the unit instantiates for both
+        element types (of unit `unit` only, when given)."""
+        seen = {}
+        for which, T, u in self.disp_log:
+            seen.setdefault((which, u), set()).add(T)
+        return sorted(k for k, ts in seen.items()
+                      if len(ts) == 2 and (unit is None or k[1] == unit))
+
+    def disp_regions(self, ctx, which):
+        """Regions for one call of `which`: ([d] or [d, d2 apart from d], in, out), out
+        being in or a host range apart from it; None when none are found."""
+        dv = self.pick_view(ctx, "dev")
+        if not dv:
+            return None
+        n = self.pick_len(min(dv.len, 1024))
+        if which == "xor_into_t":
+            devs = self.regions_apart(ctx, [("dev", n), ("dev", n)])
+            if not devs:
+                return None
+        else:
+            devs = [self.place(ctx, dv, n)]
+        hv = self.pick_view(ctx, "host", n)
+        if not hv:
+            return None
+        hin = self.place(ctx, hv, n)
+        hout = hin
+        ov = self.pick_view(ctx, "host", n)
+        if ov and self.chance(0.5):
+            o = self.place(ctx, ov, n)
+            if relation(o, hin) == "disjoint":
+                hout = o
+        return devs, hin, hout
+
+    def disp_call(self, ctx, which, T, rgs):
+        """One call `which<T>(d[, d2], in, out, salt, n, spin)`; T = unsigned short sees the
+        same bytes as halves (count 2n)."""
+        devs, hin, hout = rgs
+        half = T == "unsigned short"
+
+        def arg(rg, const=False):
+            return self.half_cast(self.ptr(rg), const) if half else self.ptr(rg)
+        c = self.count(devs + [hin, hout], hin.len)
+        salt = "(unsigned short)%s" % self.u32() if half else self.u32()
+        explicit = "<%s>" % T if self.chance(0.7) else ""
+        spin = self.spin(ctx)
+        self.charge(ctx, 30)
+        self.written(*(devs + [hout]))
+        args = [arg(rg) for rg in devs] + [arg(hin, True), arg(hout), salt,
+                                            "2 * (%s)" % c if half else c, str(spin)]
+        self.emit(ctx, "%s%s(%s);" % (which, explicit, ", ".join(args)))
+        self.disp_log.append((which, T, ctx.func.unit))
+        self.used["disp"] += 1
+
+    def op_dispatch(self, ctx, which=None, T=None, pair=None):
+        """A call of a v11 template (xor_dispatch_t, xor_into_t) on regions the model
+        picks; T is unsigned int or, on the same bytes, unsigned short, more often the one
+        the function's unit has not instantiated that template for yet.  A pair (30 %)
+        calls it for the other type right after, on the same regions or on others; the
+        caller sometimes prints what a call downloaded right away."""
+        if not ctx.func.gpu_ok or self.no_host_reads:
+            return False
+        unit = ctx.func.unit
+        which = which or self.choice(self.DISP_TMPLS)
+        if T is None:
+            seen = {t for w, t, u in self.disp_log if w == which and u == unit}
+            if len(seen) == 1 and self.chance(0.7):
+                T = [t for t in self.DISP_TYPES if t not in seen][0]
+            else:
+                T = self.choice(self.DISP_TYPES)
+        if pair is None:
+            pair = self.chance(0.3)
+        rgs = self.disp_regions(ctx, which)
+        if not rgs:
+            return False
+        self.disp_call(ctx, which, T, rgs)
+        if self.chance(0.3):
+            self.read_back_now(ctx, rgs[2])
+        if pair:
+            if self.chance(0.5):
+                rgs = self.disp_regions(ctx, which) or rgs
+            self.disp_call(ctx, which, [t for t in self.DISP_TYPES if t != T][0], rgs)
+            if self.chance(0.4):
+                self.read_back_now(ctx, rgs[2])
+        return True
+
     # -- v8: host lambdas -----------------------------------------------------------
     def pat_lambda(self, ctx):
         """A lambda over slice i of a host and a device range (copies, a launch, host
@@ -3438,6 +3584,8 @@ class Gen:
             opts.append((1.2, self.op_inactive))
         if f.gpu_ok and self.f_tmpl:
             opts.append((2, self.op_tmpl))
+        if f.gpu_ok and self.f_disp:
+            opts.append((2, self.op_dispatch))
         if self.f_lambda:
             opts.append((1.5, self.pat_lambda))
         if f.gpu_ok and self.f_class:
@@ -3773,7 +3921,8 @@ class Gen:
                               (self.f_class, "class", self.pat_scoped_buf),
                               (self.f_lloop, "lloop", self.pat_launch_loop),
                               (self.f_pend, "pend", self.pat_pending),
-                              (self.f_ds, "dspat", self.pat_ds)):
+                              (self.f_ds, "dspat", self.pat_ds),
+                              (self.f_disp, "disp", self.op_dispatch)):
             for _ in range(5):
                 if not flag or self.used[key] or op(ctx):
                     break
@@ -3782,6 +3931,16 @@ class Gen:
             if not self.ds_insts or self.used["dsop"] >= 2:
                 break
             self.op_ds_kernel(ctx)
+        # v11: main.cu instantiates a dispatch template for both element types
+        for _ in range(5):
+            if not self.f_disp or self.disp_both(0):
+                break
+            done = [(w, t) for w, t, u in self.disp_log if u == 0]
+            if done:
+                self.op_dispatch(ctx, done[0][0], [t for t in self.DISP_TYPES
+                                                   if t != done[0][1]][0], False)
+            else:
+                self.op_dispatch(ctx, pair=True)
         # make sure every helper runs at least once (directly or through another helper)
         for h in self.helpers:
             if h not in self.reachable(f) and self.can_afford(ctx, h.cost):
@@ -3860,6 +4019,8 @@ class Gen:
         self.f_ds = self.chance(0.3)
         if self.f_ds:
             self.ds_fields = ["a", "b", "c"] if self.chance(0.5) else ["a", "b"]
+        # v11: host templates that dispatch with `if constexpr` on the element type
+        self.f_disp = self.chance(0.35)
         lo, hi = self.cfg["helpers"]
         n_helpers = self.r.randint(lo, hi) + self.n_parts
         if self.n_parts:
@@ -3995,6 +4156,21 @@ def v10_used(seed, size="small"):
     g = Gen(seed, size)
     g.program()
     return {k: g.used[k] for k in V10_CONSTRUCTS if g.used[k]}
+
+
+V11_CONSTRUCTS = ("disp", "disp_both")
+
+
+def v11_used(seed, size="small"):
+    """The v11 constructs the program of (seed, size) emits, as {name: count}: disp (calls
+    of the host templates that dispatch with `if constexpr`, xor_dispatch_t and
+    xor_into_t; Gen.disp_log gives each call's template, element type and unit),
+    disp_both (the (template, unit) pairs instantiated for both unsigned int and unsigned
+    short: such a template's two instantiations differ only inside its branches)."""
+    g = Gen(seed, size)
+    g.program()
+    got = {"disp": g.used["disp"], "disp_both": len(g.disp_both())}
+    return {k: got[k] for k in V11_CONSTRUCTS if got[k]}
 
 
 def is_multi(seed, size="small"):
