@@ -58,6 +58,11 @@ namespace streamalloc {
 
 namespace {
 
+/// Whether \p E lies inside one of the texts \p Ranges.
+bool inAnyOf(const TextRanges &Ranges, const Edit &E) {
+  return llvm::any_of(Ranges, [&](auto R) { return E.inside(R.first, R.second); });
+}
+
 /// What the preprocessor saw in the main file (and in the other files, for
 /// the project's own included files) that the stages need.
 struct PreprocessorFacts {
@@ -593,10 +598,9 @@ public:
       Result.Error = "internal error: " + Why + "; the file is not written (please report it)";
       return;
     }
-    // Each edit of a template once, from its first instantiation.
     for (const TemplateInstances &T : Templates)
       if (TemplateVerdicts[T.Pattern->getCanonicalDecl()].empty())
-        runFunction(*T.Instances.front(), Ctx, Device, Rewriter, S.Blockers, Dump);
+        rewriteTemplate(T, Ctx, Device, Rewriter, S.Blockers, Dump);
     reportTemplates(Templates, TemplateVerdicts, S.OpsInTemplates, SM);
     for (auto [Call, F] : S.OpsInTemplates) {
       std::string Why;
@@ -747,6 +751,9 @@ private:
   }
 
   static constexpr const char *NeverInstantiated = "never instantiated in this file";
+  /// The templates (canonical patterns) tryTemplate() accepted whose
+  /// instantiations make different edits in `if constexpr` branches.
+  llvm::DenseSet<const FunctionDecl *> BranchesDiffer;
 
   /// Analyses \p F into the rewriter \p Trial; its report, graph and dumps
   /// are dropped: only its edits and the analysis's findings count.
@@ -762,10 +769,13 @@ private:
   }
 
   /// Analyses every instantiation of \p T on its own, with a rewriter of its
-  /// own. The template's text may be rewritten (from any one instantiation)
-  /// only when all of them produce the same output byte for byte: then the
-  /// rewritten text is right for each. Returns "" when it may, otherwise why
-  /// the template is left unchanged.
+  /// own. The template's text may be rewritten only when the instantiations
+  /// ask for the same edits of the text they share: an instantiation has no
+  /// code in the `if constexpr` branches it discards, so the edits another
+  /// one makes there leave it as it was (and its own edits there are not
+  /// compared). The text then gets every instantiation's edits (see
+  /// rewriteTemplate()), right for each. Returns "" when it may, otherwise
+  /// why the template is left unchanged.
   /// \p Files: the files the run rewrites (the template's is one of them).
   std::string tryTemplate(const TemplateInstances &T, ASTContext &Ctx, FunctionSummaries &Device,
                           const std::vector<std::string> &FileBlockers,
@@ -775,8 +785,8 @@ private:
     FileID File = SM.getFileID(SM.getExpansionLoc(T.Pattern->getLocation()));
     auto LineOf = [&](unsigned Offset) { return std::to_string(SM.getLineNumber(File, Offset)); };
     auto [Begin, End] = patternRange(*T.Pattern);
-    std::optional<EditList> FirstEdits;
-    std::string FirstOutput;
+    std::vector<EditList> EditsOf;
+    std::vector<TextRanges> Discarded;
     for (const FunctionDecl *Instance : T.Instances) {
       std::string Name = instanceName(*Instance);
       FileRewriter Trial(Ctx);
@@ -788,25 +798,72 @@ private:
         if (Other != File && !Trial.edits(Other).empty())
           return "the rewrite of `" + Name + "` would edit " + displayNameOf(Other) +
                  ", outside the template's file";
-      EditList Edits = Trial.edits(File); // the function's, without the stream pool
+      EditsOf.push_back(Trial.edits(File)); // the function's, without the stream pool
       std::map<FileID, std::string> Outputs;
       std::string Error;
       if (!Trial.finishAll([&](FileID F) { return includeEndsOf(F, SM); }, Outputs, Error))
         return "the rewrite of `" + Name + "` fails: " + Error;
-      std::string Output = std::move(Outputs[File]);
-      if (!FirstEdits) {
-        FirstEdits = std::move(Edits);
-        FirstOutput = std::move(Output);
-        continue;
-      }
-      if (Output != FirstOutput) {
-        std::optional<unsigned> At = FirstEdits->firstDifference(Edits);
-        return "its instantiations `" + instanceName(*T.Instances.front()) + "` and `" + Name +
-               "` would be rewritten differently" +
-               (At ? " (first at line " + LineOf(*At) + ")" : std::string());
-      }
+      Discarded.push_back(discardedBranches(*Instance));
     }
+    bool Differ = false;
+    BranchesDiffer.erase(T.Pattern->getCanonicalDecl());
+    for (unsigned I = 0; I < EditsOf.size(); ++I)
+      for (unsigned J = I + 1; J < EditsOf.size(); ++J) {
+        EditList Mine =
+            EditsOf[I].filtered([&](const Edit &E) { return !inAnyOf(Discarded[J], E); });
+        EditList Theirs =
+            EditsOf[J].filtered([&](const Edit &E) { return !inAnyOf(Discarded[I], E); });
+        if (std::optional<unsigned> At = Mine.firstDifference(Theirs))
+          return "its instantiations `" + instanceName(*T.Instances[I]) + "` and `" +
+                 instanceName(*T.Instances[J]) +
+                 "` would be rewritten differently (first at line " + LineOf(*At) + ")";
+        Differ |= EditsOf[I].size() != Mine.size() || EditsOf[J].size() != Theirs.size();
+      }
+    // Each instantiation adds its edits to the output; the stream pool's
+    // releases are not filtered like edits.
+    if (Differ)
+      for (const FunctionDecl *Instance : T.Instances)
+        if (Device.get(Instance).ResetsDevice)
+          return "its instantiations are rewritten differently in `if constexpr` branches, and `" +
+                 instanceName(*Instance) + "` tears CUDA down";
+    if (Differ)
+      BranchesDiffer.insert(T.Pattern->getCanonicalDecl());
     return "";
+  }
+
+  /// Rewrites the text of \p T, which tryTemplate() accepted: the edits of its
+  /// first instantiation, then those each other one makes where all the
+  /// instantiations before it have no code (the `if constexpr` branches they
+  /// discard). Every instantiation numbers its events from the same base, so
+  /// the edits of the text they share are the same for each. Of an
+  /// instantiation after the first, the report keeps what lies in those
+  /// branches only.
+  void rewriteTemplate(const TemplateInstances &T, ASTContext &Ctx, FunctionSummaries &Device,
+                       FileRewriter &Rewriter, const std::vector<std::string> &FileBlockers,
+                       llvm::raw_ostream &Dump) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    FileID File = SM.getFileID(SM.getExpansionLoc(T.Pattern->getLocation()));
+    unsigned Base = Rewriter.eventsUsed(File);
+    runFunction(*T.Instances.front(), Ctx, Device, Rewriter, FileBlockers, Dump);
+    unsigned Events = Rewriter.eventsUsed(File);
+    // The branches every instantiation so far discards.
+    TextRanges Shared = discardedBranches(*T.Instances.front());
+    for (const FunctionDecl *Instance : llvm::drop_begin(T.Instances)) {
+      if (!Shared.empty()) {
+        Rewriter.setEventsUsed(File, Base);
+        unsigned Count = Rewriter.editCount(File);
+        ReportMark Mark(Result.Report);
+        runFunction(*Instance, Ctx, Device, Rewriter, FileBlockers, Dump);
+        Rewriter.keepEditsSince(File, Count, [&](const Edit &E) { return inAnyOf(Shared, E); });
+        Events = std::max(Events, Rewriter.eventsUsed(File));
+        std::vector<std::pair<unsigned, unsigned>> Lines;
+        for (auto [B, E] : Shared)
+          Lines.emplace_back(SM.getLineNumber(File, B), SM.getLineNumber(File, E));
+        Mark.keepAddedOnLines(displayNameOf(File), Lines);
+      }
+      Shared = overlaps(Shared, discardedBranches(*Instance));
+    }
+    Rewriter.setEventsUsed(File, Events);
   }
 
   /// Keeps the allocation groups of the templates left unchanged synchronous
@@ -858,6 +915,7 @@ private:
           R.Instances.push_back(instanceName(*I));
       auto It = Verdicts.find(P);
       R.Rewritten = It != Verdicts.end() && It->second.empty();
+      R.BranchesDiffer = R.Rewritten && BranchesDiffer.count(P);
       R.Reason = It == Verdicts.end() ? NeverInstantiated : It->second;
       Result.Report.Templates.push_back(std::move(R));
     }
@@ -1038,23 +1096,8 @@ private:
         Ctx.getSourceManager().getFileID(Ctx.getSourceManager().getExpansionLoc(F.getLocation()));
     InactiveCode = Facts.inactiveCode(File, Ctx.getSourceManager().getMainFileID());
     // What the report gets from this function names its file (if included).
-    FileReport &Rep = Result.Report;
-    size_t Sizes[] = {Rep.Ops.size(),   Rep.Waits.size(),      Rep.Buffers.size(),
-                      Rep.Syncs.size(), Rep.ClockReads.size(), Rep.Functions.size(),
-                      Rep.Loops.size()};
-    llvm::scope_exit NameFile([&, Name = displayNameOf(File)] {
-      auto Stamp = [&](auto &Entries, size_t From) {
-        for (size_t I = From; I < Entries.size(); ++I)
-          Entries[I].File = Name;
-      };
-      Stamp(Rep.Ops, Sizes[0]);
-      Stamp(Rep.Waits, Sizes[1]);
-      Stamp(Rep.Buffers, Sizes[2]);
-      Stamp(Rep.Syncs, Sizes[3]);
-      Stamp(Rep.ClockReads, Sizes[4]);
-      Stamp(Rep.Functions, Sizes[5]);
-      Stamp(Rep.Loops, Sizes[6]);
-    });
+    ReportMark Added(Result.Report);
+    llvm::scope_exit NameFile([&, Name = displayNameOf(File)] { Added.stampFile(Name); });
     // Device buffers whose whole life is in view may get stream-ordered
     // allocations and releases: those calls are then GPU ops of their own.
     std::vector<AllocGroup> Groups;

@@ -6,11 +6,48 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
+#include <algorithm>
 #include <cassert>
 #include <optional>
 #include <set>
 
 namespace streamalloc {
+
+ReportMark::ReportMark(FileReport &Report)
+    : Report(Report), Ops(Report.Ops.size()), Waits(Report.Waits.size()),
+      Buffers(Report.Buffers.size()), Syncs(Report.Syncs.size()),
+      ClockReads(Report.ClockReads.size()), Functions(Report.Functions.size()),
+      Loops(Report.Loops.size()) {}
+
+template <typename Fn> void ReportMark::forEachAdded(Fn &&F) {
+  F(Report.Ops, Ops);
+  F(Report.Waits, Waits);
+  F(Report.Buffers, Buffers);
+  F(Report.Syncs, Syncs);
+  F(Report.ClockReads, ClockReads);
+  F(Report.Functions, Functions);
+  F(Report.Loops, Loops);
+}
+
+void ReportMark::stampFile(const std::string &File) {
+  forEachAdded([&](auto &Entries, size_t From) {
+    for (size_t I = From; I < Entries.size(); ++I)
+      Entries[I].File = File;
+  });
+}
+
+void ReportMark::keepAddedOnLines(const std::string &File,
+                                  const std::vector<std::pair<unsigned, unsigned>> &Lines) {
+  forEachAdded([&](auto &Entries, size_t From) {
+    Entries.erase(std::remove_if(Entries.begin() + From, Entries.end(),
+                                 [&](const auto &Entry) {
+                                   return Entry.File != File || llvm::none_of(Lines, [&](auto L) {
+                                            return L.first <= Entry.Line && Entry.Line <= L.second;
+                                          });
+                                 }),
+                  Entries.end());
+  });
+}
 
 namespace {
 /// OpReport::Kind of the work a call returns with (GpuOpKind::CallWork).
@@ -132,7 +169,11 @@ void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
       OS << "  " << In(T.File) << ":" << T.Line << ": template `" << T.Template << "`";
       if (T.Rewritten)
         OS << ": analysed per instantiation (" << llvm::join(T.Instances, ", ")
-           << "), which agree on every edit\n";
+           << "), which agree on every edit"
+           << (T.BranchesDiffer ? " of the code they share (their `if constexpr` branches are "
+                                  "rewritten for each)"
+                                : "")
+           << "\n";
       else
         OS << ": left unchanged: " << T.Reason << "\n";
     }
@@ -227,6 +268,8 @@ void printJsonReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files
                            {"line", T.Line},
                            {"instances", std::move(Instances)},
                            {"rewritten", T.Rewritten}};
+      if (T.BranchesDiffer)
+        J["branches_differ"] = true;
       if (!T.Rewritten)
         J["reason"] = T.Reason;
       Templates.push_back(WithFile(std::move(J), T.File));

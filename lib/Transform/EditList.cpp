@@ -3,7 +3,9 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
 #include <cassert>
+#include <iterator>
 #include <numeric>
 
 namespace streamalloc {
@@ -11,9 +13,22 @@ namespace streamalloc {
 const Edit *EditList::firstOutside(unsigned Begin, unsigned End) const {
   assert(Begin <= End && "a text range");
   for (const Edit &E : Edits)
-    if (E.Offset < Begin || E.Offset + E.Length > End || (E.Length == 0 && E.Offset == End))
+    if (!E.inside(Begin, End))
       return &E;
   return nullptr;
+}
+
+EditList EditList::filtered(llvm::function_ref<bool(const Edit &)> Keep) const {
+  EditList Kept;
+  llvm::copy_if(Edits, std::back_inserter(Kept.Edits), Keep);
+  return Kept;
+}
+
+void EditList::removeAddedSince(unsigned From, llvm::function_ref<bool(const Edit &)> Keep) {
+  assert(From <= Edits.size() && "a count of edits made before");
+  Edits.erase(
+      std::remove_if(Edits.begin() + From, Edits.end(), [&](const Edit &E) { return !Keep(E); }),
+      Edits.end());
 }
 
 /// Indices of \p Edits in the order they are applied: by offset; at one

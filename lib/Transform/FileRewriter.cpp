@@ -1276,4 +1276,22 @@ const EditList &FileRewriter::edits(FileID File) const {
 }
 unsigned FileRewriter::streamsUsed() const { return P->LastStream ? *P->LastStream + 1 : 0; }
 
+unsigned FileRewriter::eventsUsed(FileID File) const {
+  P->select(File);
+  return P->NumEvents;
+}
+void FileRewriter::setEventsUsed(FileID File, unsigned Count) {
+  P->select(File);
+  P->NumEvents = Count;
+}
+unsigned FileRewriter::editCount(FileID File) const {
+  P->select(File);
+  return P->Edits.size();
+}
+void FileRewriter::keepEditsSince(FileID File, unsigned Count,
+                                  llvm::function_ref<bool(const Edit &)> Keep) {
+  P->select(File);
+  P->Edits.removeAddedSince(Count, Keep);
+}
+
 } // namespace streamalloc

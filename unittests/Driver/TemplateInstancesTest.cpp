@@ -93,3 +93,42 @@ TEST(TemplateInstances, AnInstantiationsStatementsLieInItsPatternsText) {
     }
   }
 }
+
+TEST(TemplateInstances, DiscardedBranchesAreTheIfConstexprBranchesAnInstantiationDrops) {
+  // Lines 3-5 hold the `then` branch, 5-7 the `else` one (from its `if`).
+  auto AST = parseCuda(R"cu(#include <type_traits>
+template <typename T> void run(T *d, int n) {
+  if constexpr (std::is_same_v<T, float>) {
+    cudaMemset(d, 0, n * sizeof(T));
+  } else if constexpr (sizeof(T) == 8) {
+    cudaMemset(d, 1, n * sizeof(T));
+  }
+  cudaMemset(d, 2, n * sizeof(T));
+}
+void use(float *f, double *g) { run(f, 1); run(g, 1); }
+)cu");
+  ASTContext &Ctx = AST->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<TemplateInstances> Found = findTemplateInstances(Ctx, inSnippet);
+  ASSERT_EQ(Found.size(), 1u);
+  ASSERT_EQ(Found[0].Instances.size(), 2u);
+  auto Lines = [&](const TextRanges &Ranges) {
+    std::string Out;
+    for (auto [Begin, End] : Ranges)
+      Out += (Out.empty() ? "" : ", ") +
+             std::to_string(SM.getLineNumber(SM.getMainFileID(), Begin)) + "-" +
+             std::to_string(SM.getLineNumber(SM.getMainFileID(), End));
+    return Out;
+  };
+  TextRanges Float = discardedBranches(*Found[0].Instances[0]);
+  TextRanges Double = discardedBranches(*Found[0].Instances[1]);
+  EXPECT_EQ(Lines(Float), "5-7");  // the whole `else if` chain
+  EXPECT_EQ(Lines(Double), "3-5"); // the `then` branch; the inner `if` has no `else`
+  EXPECT_EQ(Lines(overlaps(Float, Double)), "");
+}
+
+TEST(TemplateInstances, OverlapsAreTheTextsInBothSets) {
+  TextRanges A = {{0, 10}, {20, 30}}, B = {{5, 25}, {40, 50}};
+  EXPECT_EQ(overlaps(A, B), (TextRanges{{5, 10}, {20, 25}}));
+  EXPECT_EQ(overlaps(A, {}), TextRanges{});
+}

@@ -71,3 +71,26 @@ TEST(EditList, FirstDifferenceIsWhereTwoListsEditDifferently) {
   A.insert(5, "w");
   EXPECT_EQ(A.firstDifference(B), 5u);
 }
+
+TEST(EditList, FilteredKeepsTheAcceptedEditsInTheirOrder) {
+  EditList E;
+  E.insert(10, "c");
+  E.insert(2, "a");
+  E.replace(5, 3, "b");
+  EditList Inside = E.filtered([](const Edit &X) { return X.inside(0, 10); });
+  ASSERT_EQ(Inside.size(), 2u);
+  EXPECT_EQ(Inside.all()[0].Text, "a");
+  EXPECT_EQ(Inside.all()[1].Text, "b");
+}
+
+TEST(EditList, RemoveAddedSinceLeavesEarlierEditsAlone) {
+  EditList E;
+  E.insert(1, "early, outside");
+  unsigned Mark = E.size();
+  E.insert(4, "kept");
+  E.insert(40, "dropped");
+  E.removeAddedSince(Mark, [](const Edit &X) { return X.inside(0, 10); });
+  ASSERT_EQ(E.size(), 2u);
+  EXPECT_EQ(E.all()[0].Text, "early, outside");
+  EXPECT_EQ(E.all()[1].Text, "kept");
+}

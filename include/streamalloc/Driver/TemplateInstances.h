@@ -14,6 +14,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clang {
@@ -40,6 +41,18 @@ findTemplateInstances(clang::ASTContext &Ctx,
 /// The name of an instantiation with its template arguments (`run<float>`,
 /// `Box<int>::fill`), as the report spells it.
 std::string instanceName(const clang::FunctionDecl &F);
+
+/// File offsets [begin, end) of a text.
+using TextRanges = std::vector<std::pair<unsigned, unsigned>>;
+
+/// The texts of the branches \p Instance discards: for each `if constexpr`
+/// its condition rejects (its `then`) or accepts (its `else`), the branch's
+/// text, at the outermost macro expansion. The instantiation has no code
+/// there, so edits made there for other instantiations do not change it.
+TextRanges discardedBranches(const clang::FunctionDecl &Instance);
+
+/// The texts that lie in a text of both \p A and \p B.
+TextRanges overlaps(const TextRanges &A, const TextRanges &B);
 
 /// The file offsets [begin, end) of \p Pattern's text, from its return type to
 /// its closing brace, at the outermost macro expansion.

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace streamalloc {
@@ -103,13 +104,15 @@ struct LoopReport {
 };
 
 /// A templated host function with GPU ops: whether its text was rewritten
-/// (every instantiation asked for the same edits) and why not.
+/// (every instantiation asked for the same edits of the code it shares with
+/// the others: not in the `if constexpr` branches it discards) and why not.
 struct TemplateReport {
   std::string File; ///< an included file it is written in (empty: the main file)
   std::string Template;
   unsigned Line = 0;
   std::vector<std::string> Instances; ///< `run<float>`, ...
   bool Rewritten = false;             ///< analysed and its edits applied (maybe none)
+  bool BranchesDiffer = false;        ///< rewritten where `if constexpr` keeps each one's code
   std::string Reason;                 ///< why it is left unchanged
 };
 
@@ -146,6 +149,26 @@ struct FileReport {
   std::vector<TemplateReport> Templates;
   std::vector<IncludedFileReport> IncludedFiles;
   std::vector<ImportedSummaryReport> ImportedSummaries;
+};
+
+/// What a report holds at one moment, to name or filter what is added to
+/// it after (the entries one function's analysis adds).
+class ReportMark {
+public:
+  explicit ReportMark(FileReport &Report);
+  /// Names \p File as the file of every entry added since.
+  void stampFile(const std::string &File);
+  /// Drops every entry added since, except those of \p File on a line of
+  /// one of \p Lines (first and last line, inclusive).
+  void keepAddedOnLines(const std::string &File,
+                        const std::vector<std::pair<unsigned, unsigned>> &Lines);
+
+private:
+  FileReport &Report;
+  size_t Ops, Waits, Buffers, Syncs, ClockReads, Functions, Loops;
+
+  /// Calls \p Fn(entries, size when marked) for each kind of entry.
+  template <typename Fn> void forEachAdded(Fn &&F);
 };
 
 void printTextReport(llvm::raw_ostream &OS, const std::vector<FileReport> &Files);

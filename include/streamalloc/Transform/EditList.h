@@ -8,6 +8,7 @@
 #ifndef STREAMALLOC_TRANSFORM_EDITLIST_H
 #define STREAMALLOC_TRANSFORM_EDITLIST_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -21,6 +22,12 @@ struct Edit {
   unsigned Offset;
   unsigned Length; ///< bytes replaced; 0 for an insertion
   std::string Text;
+
+  /// Whether the edit lies inside the text [\p Begin, \p End): an insertion
+  /// at \p End, after the text, does not.
+  bool inside(unsigned Begin, unsigned End) const {
+    return Offset >= Begin && Offset + Length <= End && !(Length == 0 && Offset == End);
+  }
 };
 
 class EditList {
@@ -40,6 +47,11 @@ public:
   /// The smallest offset at which this list and \p Other edit differently
   /// (in the order apply() makes the edits), or none when they are the same.
   std::optional<unsigned> firstDifference(const EditList &Other) const;
+
+  /// The edits \p Keep accepts, in the order added.
+  EditList filtered(llvm::function_ref<bool(const Edit &)> Keep) const;
+  /// Removes the edits from the \p From-th added on that \p Keep rejects.
+  void removeAddedSince(unsigned From, llvm::function_ref<bool(const Edit &)> Keep);
 
   /// Applies every edit to \p Original. Fails (returns false, sets \p Error)
   /// when two replacements overlap or an edit lies outside the text.

@@ -120,6 +120,18 @@ public:
   const EditList &edits(clang::FileID File) const;
   unsigned streamsUsed() const;
 
+  /// For the instantiations of a template whose `if constexpr` branches
+  /// differ (the driver adds one after another): the events the functions of
+  /// \p File use so far, and setting that count, so that each instantiation
+  /// numbers its events from the same base as the first.
+  unsigned eventsUsed(clang::FileID File) const;
+  void setEventsUsed(clang::FileID File, unsigned Count);
+  /// The number of edits made in \p File so far; keepEditsSince() removes
+  /// those made after such a count that \p Keep rejects.
+  unsigned editCount(clang::FileID File) const;
+  void keepEditsSince(clang::FileID File, unsigned Count,
+                      llvm::function_ref<bool(const Edit &)> Keep);
+
 private:
   struct Impl;
   std::unique_ptr<Impl> P;
