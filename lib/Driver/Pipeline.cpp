@@ -813,7 +813,7 @@ private:
             EditsOf[I].filtered([&](const Edit &E) { return !inAnyOf(Discarded[J], E); });
         EditList Theirs =
             EditsOf[J].filtered([&](const Edit &E) { return !inAnyOf(Discarded[I], E); });
-        if (std::optional<unsigned> At = Mine.firstDifference(Theirs))
+        if (std::optional<unsigned> At = Mine.firstDifference(Theirs, /*IgnoringNotes=*/true))
           return "its instantiations `" + instanceName(*T.Instances[I]) + "` and `" +
                  instanceName(*T.Instances[J]) +
                  "` would be rewritten differently (first at line " + LineOf(*At) + ")";

@@ -45,7 +45,24 @@ static std::vector<unsigned> applicationOrder(const std::vector<Edit> &Edits) {
   return Order;
 }
 
-std::optional<unsigned> EditList::firstDifference(const EditList &Other) const {
+/// \p Text without the tool's notes in it.
+static std::string withoutNotes(llvm::StringRef Text) {
+  std::string Code;
+  while (!Text.empty()) {
+    size_t Line = Text.find("// streamalloc: "), Block = Text.find("/* streamalloc: ");
+    size_t At = std::min(Line, Block);
+    Code += Text.take_front(At);
+    if (At == llvm::StringRef::npos)
+      break;
+    Text = Text.drop_front(At);
+    size_t End = At == Line ? Text.find('\n') : Text.find("*/");
+    Text = End == llvm::StringRef::npos ? llvm::StringRef()
+                                        : Text.drop_front(At == Line ? End : End + 2);
+  }
+  return Code;
+}
+
+std::optional<unsigned> EditList::firstDifference(const EditList &Other, bool IgnoringNotes) const {
   std::vector<unsigned> Mine = applicationOrder(Edits), Theirs = applicationOrder(Other.Edits);
   for (unsigned I = 0; I < Mine.size() || I < Theirs.size(); ++I) {
     if (I == Mine.size())
@@ -53,7 +70,8 @@ std::optional<unsigned> EditList::firstDifference(const EditList &Other) const {
     if (I == Theirs.size())
       return Edits[Mine[I]].Offset;
     const Edit &A = Edits[Mine[I]], &B = Other.Edits[Theirs[I]];
-    if (A.Offset != B.Offset || A.Length != B.Length || A.Text != B.Text)
+    if (A.Offset != B.Offset || A.Length != B.Length ||
+        (IgnoringNotes ? withoutNotes(A.Text) != withoutNotes(B.Text) : A.Text != B.Text))
       return std::min(A.Offset, B.Offset);
   }
   return std::nullopt;

@@ -94,3 +94,16 @@ TEST(EditList, RemoveAddedSinceLeavesEarlierEditsAlone) {
   EXPECT_EQ(E.all()[0].Text, "early, outside");
   EXPECT_EQ(E.all()[1].Text, "kept");
 }
+
+TEST(EditList, FirstDifferenceIgnoringNotesComparesTheCodeOnly) {
+  EditList A, B;
+  A.insert(3, "  wait(0);  // streamalloc: x is read below (written on line 12)\n");
+  B.insert(3, "  wait(0);  // streamalloc: x is read below (written on line 15)\n");
+  A.insert(9, " f(); /* streamalloc: one */");
+  B.insert(9, " f(); /* streamalloc: two */");
+  EXPECT_EQ(A.firstDifference(B), 3u);
+  EXPECT_EQ(A.firstDifference(B, /*IgnoringNotes=*/true), std::nullopt);
+  B.insert(20, "  wait(1);  // streamalloc: y\n");
+  A.insert(20, "  wait(2);  // streamalloc: y\n");
+  EXPECT_EQ(A.firstDifference(B, /*IgnoringNotes=*/true), 20u);
+}

@@ -46,7 +46,10 @@ public:
   const Edit *firstOutside(unsigned Begin, unsigned End) const;
   /// The smallest offset at which this list and \p Other edit differently
   /// (in the order apply() makes the edits), or none when they are the same.
-  std::optional<unsigned> firstDifference(const EditList &Other) const;
+  /// \p IgnoringNotes: texts that differ only in the tool's notes
+  /// (`// streamalloc: ...` to the end of a line, `/* streamalloc: ... */`)
+  /// count as the same.
+  std::optional<unsigned> firstDifference(const EditList &Other, bool IgnoringNotes = false) const;
 
   /// The edits \p Keep accepts, in the order added.
   EditList filtered(llvm::function_ref<bool(const Edit &)> Keep) const;
