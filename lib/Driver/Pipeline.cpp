@@ -819,15 +819,15 @@ private:
                  "` would be rewritten differently (first at line " + LineOf(*At) + ")";
         Differ |= EditsOf[I].size() != Mine.size() || EditsOf[J].size() != Theirs.size();
       }
+    if (!Differ)
+      return "";
     // Each instantiation adds its edits to the output; the stream pool's
     // releases are not filtered like edits.
-    if (Differ)
-      for (const FunctionDecl *Instance : T.Instances)
-        if (Device.get(Instance).ResetsDevice)
-          return "its instantiations are rewritten differently in `if constexpr` branches, and `" +
-                 instanceName(*Instance) + "` tears CUDA down";
-    if (Differ)
-      BranchesDiffer.insert(T.Pattern->getCanonicalDecl());
+    for (const FunctionDecl *Instance : T.Instances)
+      if (Device.get(Instance).ResetsDevice)
+        return "its instantiations are rewritten differently in `if constexpr` branches, and `" +
+               instanceName(*Instance) + "` tears CUDA down";
+    BranchesDiffer.insert(T.Pattern->getCanonicalDecl());
     return "";
   }
 
